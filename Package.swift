@@ -1,0 +1,50 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Grandfather",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GrandfatherCore", targets: ["GrandfatherCore"]),
+        .executable(name: "grandfather", targets: ["grandfather"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // libcsv from Debian's libcsv-dev, behind a module map and a shim header.
+        .systemLibrary(
+            name: "CLibCSV",
+            providers: [.apt(["libcsv-dev"])]
+        ),
+        .target(
+            name: "GrandfatherCore",
+            dependencies: [
+                "CLibCSV",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "grandfather",
+            dependencies: [
+                "GrandfatherCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "GrandfatherCoreTests",
+            dependencies: ["GrandfatherCore"],
+            resources: [.copy("Conformance"), .copy("SampleExpectations")]
+        ),
+        .testTarget(
+            name: "GrandfatherCLITests",
+            dependencies: ["GrandfatherCore"]
+        ),
+    ]
+)

@@ -1,0 +1,118 @@
+/// What a customer's transactions add up to as of the run: a small value folded from the
+/// transactions as they stream by.
+///
+/// Folding is commutative and idempotent (flags are ORs, the latest auto-renewable is a
+/// maximum, current grants are a set), so the result depends neither on input order nor on
+/// how the inputs were split; an exact duplicate folded twice changes nothing.
+struct CustomerActivity: Sendable {
+    /// A transaction that is current as of the run, with what the flags and grants need.
+    struct CurrentGrant: Sendable, Equatable {
+        var transactionID: String
+        var productID: String
+        var productType: ProductType
+        /// Current only through a billing grace period (SPEC §8.11).
+        var throughGrace: Bool
+        var familyShared: Bool
+        /// When the grant ends: expiry, grace end or purchase + term; `nil` for non-consumables.
+        var endsAt: Instant?
+    }
+
+    /// The latest auto-renewable transaction by (purchase date, transaction id, state text).
+    struct LatestRenewable: Sendable {
+        var purchaseDate: Instant
+        var transactionID: String
+        var state: String
+
+        func precedes(_ other: LatestRenewable) -> Bool {
+            if purchaseDate != other.purchaseDate { return purchaseDate < other.purchaseDate }
+            if transactionID != other.transactionID {
+                return transactionID.utf8.lexicographicallyPrecedes(other.transactionID.utf8)
+            }
+            return state.utf8.lexicographicallyPrecedes(other.state.utf8)
+        }
+    }
+
+    var hasTransaction = false
+    var hasDurable = false
+    var hasRevokedDurable = false
+    var hasImpossibleDates = false
+    var hasConflictingDuplicate = false
+    var current: [CurrentGrant] = []
+    var latestRenewable: LatestRenewable?
+
+    /// Folds one production transaction in.
+    mutating func fold(_ transaction: Transaction, policy: Policy, asOf: Instant) {
+        hasTransaction = true
+        let durable = transaction.productType.isDurable
+        if durable { hasDurable = true }
+        if durable, transaction.isRevoked { hasRevokedDurable = true }
+        if Self.hasImpossibleDates(transaction, asOf: asOf) { hasImpossibleDates = true }
+        if transaction.productType == .autoRenewable {
+            let candidate = LatestRenewable(
+                purchaseDate: transaction.purchaseDate, transactionID: transaction.transactionID,
+                state: transaction.renewalState?.rawValue ?? "")
+            if let latest = latestRenewable {
+                if latest.precedes(candidate) { latestRenewable = candidate }
+            } else {
+                latestRenewable = candidate
+            }
+        }
+        if let grant = Self.currentGrant(transaction, policy: policy, asOf: asOf), !current.contains(grant) {
+            current.append(grant)
+        }
+    }
+
+    /// Merges another fold of the same customer (e.g. from another part of the input).
+    mutating func merge(_ other: CustomerActivity) {
+        hasTransaction = hasTransaction || other.hasTransaction
+        hasDurable = hasDurable || other.hasDurable
+        hasRevokedDurable = hasRevokedDurable || other.hasRevokedDurable
+        hasImpossibleDates = hasImpossibleDates || other.hasImpossibleDates
+        hasConflictingDuplicate = hasConflictingDuplicate || other.hasConflictingDuplicate
+        for grant in other.current where !current.contains(grant) { current.append(grant) }
+        if let theirs = other.latestRenewable {
+            if let mine = latestRenewable, !mine.precedes(theirs) { return }
+            latestRenewable = theirs
+        }
+    }
+
+    /// The grant a transaction makes as of `asOf`, or `nil` when it is not current (SPEC §4, §8.11).
+    static func currentGrant(_ transaction: Transaction, policy: Policy, asOf: Instant) -> CurrentGrant? {
+        guard !transaction.isRevoked else { return nil }
+        var throughGrace = false
+        let endsAt: Instant?
+        switch transaction.productType {
+        case .consumable:
+            return nil
+        case .nonConsumable:
+            endsAt = nil
+        case .nonRenewing:
+            let end = transaction.purchaseDate.adding(seconds: policy.termSeconds(forProduct: transaction.productID))
+            guard end > asOf else { return nil }
+            endsAt = end
+        case .autoRenewable:
+            if let expires = transaction.expiresDate, expires > asOf {
+                endsAt = expires
+            } else if transaction.renewalState == .inGracePeriod, let grace = transaction.gracePeriodExpiresDate,
+                grace > asOf
+            {
+                throughGrace = true
+                endsAt = grace
+            } else {
+                return nil
+            }
+        }
+        return CurrentGrant(
+            transactionID: transaction.transactionID, productID: transaction.productID,
+            productType: transaction.productType, throughGrace: throughGrace,
+            familyShared: transaction.ownership == .familyShared, endsAt: endsAt)
+    }
+
+    /// Expiry before purchase, or a purchase or revocation after as-of (SPEC §8.24).
+    static func hasImpossibleDates(_ transaction: Transaction, asOf: Instant) -> Bool {
+        if let expires = transaction.expiresDate, expires < transaction.purchaseDate { return true }
+        if transaction.purchaseDate > asOf { return true }
+        if let revoked = transaction.revocationDate, revoked > asOf { return true }
+        return false
+    }
+}

@@ -1,0 +1,84 @@
+/// Decides a file's format and record kind from its content, not its name (SPEC §8.1).
+enum InputRecognizer {
+    /// How much of a JSON file recognition reads, at most, to find the first object.
+    static let maximumPeek = 16 << 20
+
+    /// Recognises `path`; for CSV also returns the header.
+    static func recognize(path: String) throws(GrandfatherError) -> (InputDescription, header: [String]?) {
+        let file = try InputFile(path: path)
+        var prefix: [UInt8] = []
+        var chunk: [UInt8] = []
+        var format: InputFormat?
+        while format == nil, case let count = try file.read(into: &chunk), count > 0 {
+            prefix.append(contentsOf: chunk[0..<count])
+            format = decideFormat(prefix)
+        }
+        guard let format else {
+            throw .input(file: path, line: nil, message: "empty file: no header or record to recognise")
+        }
+        let names: [String]
+        var header: [String]?
+        switch format {
+        case .csv:
+            guard let found = try CSVReader.readHeader(try InputFile(path: path)) else {
+                throw .input(file: path, line: 1, message: "no CSV header")
+            }
+            header = found
+            names = found
+        case .jsonArray, .jsonLines:
+            var keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys(skipBOM($0), format: format) }
+            while keys == nil, prefix.count < maximumPeek, case let count = try file.read(into: &chunk), count > 0 {
+                prefix.append(contentsOf: chunk[0..<count])
+                keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys(skipBOM($0), format: format) }
+            }
+            guard let keys else {
+                throw .input(file: path, line: nil, message: "no JSON object to recognise the record kind from")
+            }
+            names = keys
+        }
+        guard let kind = RecordKind.recognize(fieldNames: names) else {
+            throw .input(
+                file: path, line: 1,
+                message: "cannot tell customers from transactions: the fields match both or neither equally")
+        }
+        if let header { try checkHeader(header, kind: kind, path: path) }
+        return (InputDescription(path: path, format: format, kind: kind), header)
+    }
+
+    /// `[` is a JSON array, `{` JSON Lines, anything else CSV; `nil` while only blanks were seen.
+    private static func decideFormat(_ prefix: [UInt8]) -> InputFormat? {
+        let start = prefix.starts(with: utf8BOM) ? 3 : 0
+        for byte in prefix[start...] {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "["): return .jsonArray
+            case UInt8(ascii: "{"): return .jsonLines
+            default: return .csv
+            }
+        }
+        return nil
+    }
+
+    private static func skipBOM(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF
+            ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
+    }
+
+    /// A CSV header must name each column once and carry every required field of its kind.
+    private static func checkHeader(_ header: [String], kind: RecordKind, path: String) throws(GrandfatherError) {
+        var seen = Set<String>()
+        for name in header where !name.isEmpty && !seen.insert(name).inserted {
+            throw .input(file: path, line: 1, message: "column \"\(name)\" appears twice in the header")
+        }
+        let required: [String]
+        switch kind {
+        case .customers: required = [CustomerField.customerID, .platform].map(\.name)
+        case .transactions:
+            required = [TransactionField.transactionID, .customerID, .productID, .productType, .purchaseDate].map(
+                \.name)
+        }
+        for name in required where !seen.contains(name) {
+            throw .input(file: path, line: 1, message: "\(kind.rawValue) header lacks required column \"\(name)\"")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// What one input file contributed: the accounting of SPEC §6 (read = accepted + rejected).
+public struct InputReport: Sendable, Equatable, Codable {
+    /// The path as given on the command line.
+    public var path: String
+    public var format: InputFormat
+    public var kind: RecordKind
+    public var sizeBytes: Int64
+    /// SHA-256 of the file's bytes, hex.
+    public var sha256: String
+    public var rowsRead: Int
+    public var rowsAccepted: Int
+    public var rowsRejected: Int
+    /// Accepted rows that repeat an earlier row exactly.
+    public var exactDuplicates: Int
+    /// Accepted rows from the sandbox.
+    public var sandboxRows: Int
+
+    enum CodingKeys: String, CodingKey {
+        case path, format, kind, sha256
+        case sizeBytes = "size_bytes"
+        case rowsRead = "rows_read"
+        case rowsAccepted = "rows_accepted"
+        case rowsRejected = "rows_rejected"
+        case exactDuplicates = "exact_duplicates"
+        case sandboxRows = "sandbox_rows"
+    }
+}

@@ -1,0 +1,234 @@
+/// A small JSON parser over bytes, written by hand because the readers need what
+/// Foundation's does not give: numbers as literal text, the line of every element,
+/// a depth limit instead of a stack overflow, and no bridging through `Any`.
+struct JSONParser {
+    /// Nesting deeper than this is an error, not a crash.
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var index: Int
+    private(set) var line: Int
+    private var lineStart: Int
+
+    /// Creates a parser over `bytes`, whose first byte is on `line`.
+    init(bytes: UnsafeRawBufferPointer, line: Int = 1, start: Int = 0) {
+        self.bytes = bytes
+        self.index = start
+        self.line = line
+        self.lineStart = start
+    }
+
+    var column: Int { index - lineStart + 1 }
+    var isAtEnd: Bool { index >= bytes.count }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Skips spaces, tabs and line breaks, counting lines.
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            case 0x0D:
+                index += 1
+                if index < bytes.count, bytes[index] == 0x0A { index += 1 }
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `byte` if it is next (after whitespace).
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        if current == byte {
+            index += 1
+            return true
+        }
+        return false
+    }
+
+    func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    /// Parses one value.
+    mutating func parseValue(depth: Int = 0) throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard let byte = current else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character '\(printable(byte))'")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var members: [JSONMember] = []
+        if consume(UInt8(ascii: "}")) { return .object(members) }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyLine = line
+            let keyColumn = column
+            let key = try parseString()
+            guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after key") }
+            skipWhitespace()
+            let valueLine = line
+            let valueColumn = column
+            let value = try parseValue(depth: depth)
+            members.append(
+                JSONMember(
+                    key: key, value: value, line: keyLine, column: keyColumn, valueLine: valueLine,
+                    valueColumn: valueColumn))
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "}")) { return .object(members) }
+            throw error("expected ',' or '}' in object")
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var elements: [JSONValue] = []
+        if consume(UInt8(ascii: "]")) { return .array(elements) }
+        while true {
+            elements.append(try parseValue(depth: depth))
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "]")) { return .array(elements) }
+            throw error("expected ',' or ']' in array")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of input") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+            throw error("invalid literal")
+        }
+        index += count
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, first &- 0x30 <= 9 else { throw error("invalid number") }
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            skipDigits()
+        }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = current, digit &- 0x30 <= 9 else { throw error("invalid number") }
+            skipDigits()
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard let digit = current, digit &- 0x30 <= 9 else { throw error("invalid number") }
+            skipDigits()
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = current, byte &- 0x30 <= 9 { index += 1 }
+    }
+
+    /// Parses a string starting at its opening quote, decoding escapes. Invalid UTF-8 is an error.
+    mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in string") }
+            index += 1
+        }
+        var scalars = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard let escape = current else { throw error("unexpected end of input") }
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate") }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw error("unpaired surrogate")
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid escape") }
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: throw error("invalid escape")
+                }
+            default:
+                if byte < 0x20 { throw error("control character in string") }
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("unexpected end of input") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 0x57
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 0x37
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+    }
+}

@@ -1,0 +1,55 @@
+/// An app version as dot-separated integers: the one place versions are compared.
+///
+/// Components compare as integers of any length ("10" > "2", "1.10" > "1.9"), missing
+/// components count as 0 ("2" = "2.0" = "2.0.0"), and leading zeros are allowed
+/// ("0245" = "245"). Anything else (a sign, a letter, an empty component, a space)
+/// does not parse (SPEC §8.10).
+public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// The text as it was given.
+    public let text: String
+    /// Components with leading zeros removed and trailing zero components dropped,
+    /// so that equal versions have equal components.
+    private let components: [Substring]
+
+    /// Parses a version; `nil` when the text is not dot-separated ASCII digits.
+    public init?(_ text: String) {
+        var parts: [Substring] = []
+        for part in text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+            guard !part.isEmpty, part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let digits = part.drop(while: { $0 == 0x30 })
+            parts.append(Substring(digits))
+        }
+        while let last = parts.last, last.isEmpty { parts.removeLast() }
+        self.text = text
+        self.components = parts
+    }
+
+    public var description: String { text }
+
+    public static func == (lhs: AppVersion, rhs: AppVersion) -> Bool {
+        lhs.components == rhs.components
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components)
+    }
+
+    public static func < (lhs: AppVersion, rhs: AppVersion) -> Bool {
+        let count = max(lhs.components.count, rhs.components.count)
+        for index in 0..<count {
+            let left = index < lhs.components.count ? lhs.components[index] : ""
+            let right = index < rhs.components.count ? rhs.components[index] : ""
+            if left == right { continue }
+            // Without leading zeros, a longer run of digits is the larger number.
+            if left.utf8.count != right.utf8.count { return left.utf8.count < right.utf8.count }
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+        return false
+    }
+
+    /// Whether plain string comparison (by Unicode code points) says `self` < `other`,
+    /// the mistake Apple's sample code makes and `naive_version_trap` reports.
+    public func naivelyPrecedes(_ other: AppVersion) -> Bool {
+        Array(text.unicodeScalars.map(\.value)).lexicographicallyPrecedes(other.text.unicodeScalars.map(\.value))
+    }
+}

@@ -1,0 +1,76 @@
+/// The closed vocabularies of SPEC §2, with the spec's strings as raw values.
+
+/// The platform a customer's app transaction comes from.
+public enum Platform: String, CaseIterable, Sendable, Codable {
+    case ios, ipados, macos, tvos, watchos, visionos
+}
+
+/// Where a record comes from; `xcode` is read as `sandbox` (SPEC §8.4).
+public enum Environment: String, CaseIterable, Sendable, Codable {
+    case production, sandbox
+}
+
+/// The kind of an in-app product.
+public enum ProductType: String, CaseIterable, Sendable, Codable {
+    case autoRenewable = "auto_renewable"
+    case nonRenewing = "non_renewing"
+    case nonConsumable = "non_consumable"
+    case consumable
+
+    /// Whether the product can make a customer lapsed or refunded (every type but consumable).
+    public var isDurable: Bool { self != .consumable }
+}
+
+/// Whether the customer bought a transaction or has it through Family Sharing.
+public enum OwnershipType: String, CaseIterable, Sendable, Codable {
+    case purchased
+    case familyShared = "family_shared"
+}
+
+/// The renewal state an export reports for an auto-renewable subscription.
+public enum RenewalState: String, CaseIterable, Sendable, Codable {
+    case subscribed, expired, revoked
+    case inBillingRetry = "in_billing_retry"
+    case inGracePeriod = "in_grace_period"
+}
+
+/// The class a customer falls in (SPEC §4).
+public enum CustomerClass: String, CaseIterable, Sendable, Codable, Comparable {
+    case grandfathered, subscriber, lapsed, new, excluded
+
+    public static func < (lhs: CustomerClass, rhs: CustomerClass) -> Bool {
+        lhs.rank < rhs.rank
+    }
+
+    private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// Why a customer holds an entitlement (SPEC §8.13).
+public enum EntitlementSource: String, CaseIterable, Sendable, Codable {
+    case grandfathered, purchase
+    case familyShared = "family_shared"
+    case gracePeriod = "grace_period"
+}
+
+/// Which evidence decides "bought before the cutover" (SPEC §3).
+public enum CutoverBasis: String, CaseIterable, Sendable, Codable {
+    case version, date, either, both
+}
+
+extension RawRepresentable where Self: CaseIterable, RawValue == String {
+    /// Reads a value case-insensitively from raw bytes (ASCII case folding; every
+    /// vocabulary here is ASCII, so other bytes can never match).
+    static func parse<Bytes: Collection>(caseInsensitive bytes: Bytes) -> Self? where Bytes.Element == UInt8 {
+        for candidate in allCases {
+            let raw = candidate.rawValue.utf8
+            guard raw.count == bytes.count else { continue }
+            if zip(raw, bytes).allSatisfy({ $0 == asciiLowercased($1) }) { return candidate }
+        }
+        return nil
+    }
+}
+
+@inline(__always)
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+}

@@ -1,0 +1,77 @@
+/// Turns raw rows into domain records (SPEC §8.5): required fields present, enums known,
+/// every present timestamp valid, prices decimal. The first problem in field order rejects
+/// the row.
+struct RecordNormalizer: Sendable {
+    let timestamps: TimestampParser
+
+    /// A customer, or why the row is rejected.
+    func customer(_ row: RawRow) -> Result<Customer, RowProblem> {
+        let fields = FieldReader(row: row, timestamps: timestamps)
+        do throws(RowProblem) {
+            typealias F = CustomerField
+            let id = try fields.required(F.customerID.rawValue, name: F.customerID.name)
+            guard
+                let platform = try fields.enumeration(
+                    F.platform.rawValue, name: F.platform.name, as: Platform.self)
+            else {
+                throw RowProblem(field: F.platform.name, column: nil, reason: "missing required field platform")
+            }
+            return .success(
+                Customer(
+                    id: id,
+                    platform: platform,
+                    originalAppVersion: try fields.text(F.originalAppVersion.rawValue, name: F.originalAppVersion.name),
+                    originalPurchaseDate: try fields.instant(
+                        F.originalPurchaseDate.rawValue, name: F.originalPurchaseDate.name),
+                    environment: try fields.environment(F.environment.rawValue, name: F.environment.name),
+                    preorderDate: try fields.instant(F.preorderDate.rawValue, name: F.preorderDate.name),
+                    storefront: try fields.text(F.storefront.rawValue, name: F.storefront.name)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A transaction, or why the row is rejected.
+    func transaction(_ row: RawRow) -> Result<Transaction, RowProblem> {
+        let fields = FieldReader(row: row, timestamps: timestamps)
+        do throws(RowProblem) {
+            typealias F = TransactionField
+            for field in [F.transactionID, .customerID, .productID, .productType, .purchaseDate] {
+                try fields.checkNotNested(field.rawValue, name: field.name)
+                if !row.has(field.rawValue) {
+                    throw RowProblem(field: field.name, column: nil, reason: "missing required field \(field.name)")
+                }
+            }
+            let transactionID = try fields.required(F.transactionID.rawValue, name: F.transactionID.name)
+            let customerID = try fields.required(F.customerID.rawValue, name: F.customerID.name)
+            let productID = try fields.required(F.productID.rawValue, name: F.productID.name)
+            guard
+                let productType = try fields.enumeration(
+                    F.productType.rawValue, name: F.productType.name, as: ProductType.self),
+                let purchaseDate = try fields.instant(F.purchaseDate.rawValue, name: F.purchaseDate.name)
+            else { throw RowProblem(field: nil, column: nil, reason: "missing required field") }
+            return .success(
+                Transaction(
+                    transactionID: transactionID,
+                    originalTransactionID: try fields.text(
+                        F.originalTransactionID.rawValue, name: F.originalTransactionID.name),
+                    customerID: customerID,
+                    productID: productID,
+                    productType: productType,
+                    purchaseDate: purchaseDate,
+                    expiresDate: try fields.instant(F.expiresDate.rawValue, name: F.expiresDate.name),
+                    revocationDate: try fields.instant(F.revocationDate.rawValue, name: F.revocationDate.name),
+                    ownership: try fields.enumeration(
+                        F.ownershipType.rawValue, name: F.ownershipType.name, as: OwnershipType.self) ?? .purchased,
+                    environment: try fields.environment(F.environment.rawValue, name: F.environment.name),
+                    price: try fields.decimal(F.price.rawValue, name: F.price.name),
+                    currency: try fields.text(F.currency.rawValue, name: F.currency.name)?.uppercased(),
+                    renewalState: try fields.enumeration(
+                        F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self),
+                    gracePeriodExpiresDate: try fields.instant(
+                        F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// Why one row was not accepted: the field, its CSV column, and a one-line reason.
+struct RowProblem: Error, Equatable {
+    var field: String?
+    var column: Int?
+    var reason: String
+}
+
+/// Typed access to a `RawRow`'s fields, each read turning bad bytes into a `RowProblem`.
+struct FieldReader {
+    let row: RawRow
+    let timestamps: TimestampParser
+
+    private func span(_ index: Int) -> RawRow.Span { row.spans[index] }
+
+    private func column(_ index: Int) -> Int? {
+        let column = Int(row.spans[index].column)
+        return column > 0 ? column : nil
+    }
+
+    private func bytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let span = row.spans[index]
+        return row.bytes.withUnsafeBytes { raw in
+            body(UnsafeRawBufferPointer(rebasing: raw[Int(span.start)..<Int(span.start + span.count)]))
+        }
+    }
+
+    /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3).
+    func checkNotNested(_ index: Int, name: String) throws(RowProblem) {
+        if span(index).count == RawRow.Span.nested {
+            throw RowProblem(field: name, column: nil, reason: "\(name) holds a JSON object or array")
+        }
+    }
+
+    /// Text of a field, or `nil` when absent; invalid UTF-8 rejects the row.
+    func text(_ index: Int, name: String) throws(RowProblem) -> String? {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return nil }
+        let value = bytes(index) { String(validating: $0, as: UTF8.self) }
+        guard let value else {
+            throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
+        }
+        return value
+    }
+
+    /// Text of a required field.
+    func required(_ index: Int, name: String) throws(RowProblem) -> String {
+        guard let value = try text(index, name: name) else {
+            throw RowProblem(field: name, column: column(index), reason: "missing required field \(name)")
+        }
+        return value
+    }
+
+    /// A closed vocabulary value, case-insensitive; `nil` when absent.
+    func enumeration<Value: RawRepresentable & CaseIterable>(
+        _ index: Int, name: String, as type: Value.Type
+    ) throws(RowProblem) -> Value? where Value.RawValue == String {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return nil }
+        if let value = bytes(index, { Value.parse(caseInsensitive: $0) }) { return value }
+        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        throw RowProblem(field: name, column: column(index), reason: "unknown \(name) '\(shown)'")
+    }
+
+    /// The environment, where `xcode` means sandbox (SPEC §8.4); production when absent.
+    func environment(_ index: Int, name: String) throws(RowProblem) -> Environment {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return .production }
+        if let value = bytes(index, { Environment.parse(caseInsensitive: $0) }) { return value }
+        if bytes(index, { $0.count == 5 && zip($0, "xcode".utf8).allSatisfy { asciiLowercased($0) == $1 } }) {
+            return .sandbox
+        }
+        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        throw RowProblem(field: name, column: column(index), reason: "unknown \(name) '\(shown)'")
+    }
+
+    /// An instant; `nil` when absent. Any present but invalid timestamp rejects the row.
+    func instant(_ index: Int, name: String) throws(RowProblem) -> Instant? {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return nil }
+        switch bytes(index, { timestamps.parse($0) }) {
+        case .success(let instant): return instant
+        case .failure(let problem):
+            let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+            throw RowProblem(field: name, column: column(index), reason: "\(name): " + problem.reason(for: shown))
+        }
+    }
+
+    /// A price as a canonical decimal; `nil` when absent.
+    func decimal(_ index: Int, name: String) throws(RowProblem) -> String? {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return nil }
+        if let value = bytes(index, { DecimalText.canonical($0) }) { return value }
+        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        throw RowProblem(field: name, column: column(index), reason: "bad \(name) '\(shown)' (not a decimal)")
+    }
+}
+
+/// Decimal numbers as text: `-?digits[.digits]`, compared after canonicalisation.
+enum DecimalText {
+    /// The canonical form (`04.990` → `4.99`, `-0.0` → `0`), or `nil` when not a decimal.
+    static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var index = 0
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var integer: [UInt8] = []
+        while index < bytes.count, bytes[index] &- 0x30 <= 9 {
+            integer.append(bytes[index])
+            index += 1
+        }
+        guard !integer.isEmpty else { return nil }
+        var fraction: [UInt8] = []
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] &- 0x30 <= 9 {
+                fraction.append(bytes[index])
+                index += 1
+            }
+            guard !fraction.isEmpty else { return nil }
+        }
+        guard index == bytes.count else { return nil }
+        while integer.count > 1, integer.first == UInt8(ascii: "0") { integer.removeFirst() }
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        var text = String(decoding: integer, as: UTF8.self)
+        if !fraction.isEmpty { text += "." + String(decoding: fraction, as: UTF8.self) }
+        if negative, text != "0" { text = "-" + text }
+        return text
+    }
+}

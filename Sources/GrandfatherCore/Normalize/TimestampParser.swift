@@ -1,0 +1,147 @@
+/// Reads the timestamp forms of SPEC §8.6 from raw bytes, without Foundation formatters.
+///
+/// `YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM|±HHMM|±HH]` (`T` and `Z` in any case) or
+/// `-?digits` as epoch milliseconds. Fractions finer than a microsecond are truncated.
+/// A zone-less timestamp is wall time in the policy's `default_time_zone`, or an error.
+public struct TimestampParser: Sendable {
+    /// The zone for zone-less timestamps; `nil` rejects them.
+    public var defaultZone: WallClockZone?
+
+    /// Creates a parser.
+    public init(defaultZone: WallClockZone?) {
+        self.defaultZone = defaultZone
+    }
+
+    /// Parses a string (a convenience over the byte form, for policies and the command line).
+    public func parse(_ text: String) -> Result<Instant, TimestampError> {
+        var copy = text
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses raw bytes.
+    public func parse(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
+        guard !bytes.isEmpty else { return .failure(.malformed) }
+        if bytes.count < 10 || bytes[4] != UInt8(ascii: "-") {
+            return parseEpochMilliseconds(bytes)
+        }
+        return parseCalendar(bytes)
+    }
+
+    private func parseEpochMilliseconds(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard index < bytes.count else { return .failure(.malformed) }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 0x30
+            guard digit <= 9 else { return .failure(.malformed) }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return .failure(.outOfRange) }
+            value = sum
+            index += 1
+        }
+        // Epoch ms must still fit once turned into microseconds.
+        guard value <= Int64.max / 1000 else { return .failure(.outOfRange) }
+        return .success(Instant(microseconds: (negative ? -value : value) * 1000))
+    }
+
+    private func parseCalendar(_ b: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
+        // Fixed part: YYYY-MM-DDTHH:MM:SS is 19 bytes.
+        guard b.count >= 19 else { return .failure(.malformed) }
+        guard let year = digits(b, 0, 4), b[4] == UInt8(ascii: "-"), let month = digits(b, 5, 2),
+            b[7] == UInt8(ascii: "-"), let day = digits(b, 8, 2)
+        else { return .failure(.malformed) }
+        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") else { return .failure(.malformed) }
+        guard let hour = digits(b, 11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(b, 14, 2),
+            b[16] == UInt8(ascii: ":"), let second = digits(b, 17, 2)
+        else { return .failure(.malformed) }
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
+            hour <= 23, minute <= 59, second <= 59
+        else { return .failure(.fieldOutOfRange) }
+
+        var index = 19
+        var micros: Int64 = 0
+        if index < b.count, b[index] == UInt8(ascii: ".") {
+            index += 1
+            var count = 0
+            while index < b.count, b[index] &- 0x30 <= 9 {
+                if count < 6 { micros = micros * 10 + Int64(b[index] &- 0x30) }
+                count += 1
+                index += 1
+            }
+            guard count > 0 else { return .failure(.malformed) }
+            for _ in count..<max(count, 6) { micros *= 10 }
+        }
+
+        let days = CivilDate.toDays(year: year, month: month, day: day)
+        let wallSeconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        let wall = Instant(microseconds: wallSeconds * 1_000_000 + micros)
+
+        guard index < b.count else {
+            guard let zone = defaultZone else { return .failure(.noZone) }
+            return .success(zone.instant(forWallTime: wall))
+        }
+        switch b[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            return index + 1 == b.count ? .success(wall) : .failure(.malformed)
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign: Int64 = b[index] == UInt8(ascii: "+") ? 1 : -1
+            let rest = b.count - index - 1
+            guard let offsetHours = digits(b, index + 1, 2) else { return .failure(.malformed) }
+            var offsetMinutes: Int64 = 0
+            switch rest {
+            case 2: break
+            case 4:
+                guard let minutes = digits(b, index + 3, 2) else { return .failure(.malformed) }
+                offsetMinutes = minutes
+            case 5:
+                guard b[index + 3] == UInt8(ascii: ":"), let minutes = digits(b, index + 4, 2) else {
+                    return .failure(.malformed)
+                }
+                offsetMinutes = minutes
+            default:
+                return .failure(.malformed)
+            }
+            guard offsetHours <= 23, offsetMinutes <= 59 else { return .failure(.fieldOutOfRange) }
+            return .success(wall.adding(seconds: -sign * (offsetHours * 3600 + offsetMinutes * 60)))
+        default:
+            return .failure(.malformed)
+        }
+    }
+
+    @inline(__always)
+    private func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int64? {
+        guard start + count <= b.count else { return nil }
+        var value: Int64 = 0
+        for index in start..<(start + count) {
+            let digit = b[index] &- 0x30
+            guard digit <= 9 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
+    }
+}
+
+/// Why a timestamp was not read.
+public enum TimestampError: Error, Equatable, Sendable {
+    /// Not one of the accepted forms (no seconds, date only, a space separator, trailing text…).
+    case malformed
+    /// A month, day, hour, minute, second or offset outside its range (hour 24, second 60…).
+    case fieldOutOfRange
+    /// Epoch milliseconds beyond what an instant can hold.
+    case outOfRange
+    /// No zone, and the policy names no `default_time_zone`.
+    case noZone
+
+    /// Reason text for a rejection, quoting the value.
+    public func reason(for value: String) -> String {
+        switch self {
+        case .malformed: return "invalid timestamp '\(value)'"
+        case .fieldOutOfRange: return "timestamp out of range '\(value)'"
+        case .outOfRange: return "epoch milliseconds out of range '\(value)'"
+        case .noZone: return "timestamp without time zone '\(value)' (policy has no default_time_zone)"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The few POSIX file operations the writer needs, each failing with a one-line
+/// `GrandfatherError.io` that names the path.
+enum FileSystem {
+    static func describeErrno() -> String { String(cString: strerror(errno)) }
+
+    /// Creates a folder and any missing parents (mode 0755).
+    static func makeDirectories(_ path: String) throws(GrandfatherError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            throw .io(path: path, message: "cannot create folder: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// Creates a new folder; fails if anything already has that name (so it cannot be hijacked).
+    static func makeFreshDirectory(_ path: String) throws(GrandfatherError) {
+        guard mkdir(path, 0o755) == 0 else {
+            throw .io(path: path, message: "cannot create folder: \(describeErrno())")
+        }
+    }
+
+    /// Writes bytes to a new file (refusing an existing name or symlink), then fsyncs it.
+    static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(GrandfatherError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io(path: path, message: "cannot create file: \(describeErrno())") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                Foundation.write(descriptor, raw.baseAddress?.advanced(by: written), bytes.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: "cannot write: \(describeErrno())")
+            }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else { throw .io(path: path, message: "cannot flush: \(describeErrno())") }
+    }
+
+    /// fsyncs an existing file or folder so that its contents or entries are on disk.
+    static func sync(_ path: String) throws(GrandfatherError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, message: "cannot open to flush: \(describeErrno())") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .io(path: path, message: "cannot flush: \(describeErrno())") }
+    }
+
+    static func rename(_ from: String, _ to: String) throws(GrandfatherError) {
+        guard Foundation.rename(from, to) == 0 else {
+            throw .io(path: to, message: "cannot rename \(from) into place: \(describeErrno())")
+        }
+    }
+
+    /// Removes a file or folder tree; missing is fine.
+    static func remove(_ path: String) throws(GrandfatherError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch let error as CocoaError where error.code == .fileNoSuchFile {
+            return
+        } catch {
+            throw .io(path: path, message: "cannot remove: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// The target of a symbolic link, or `nil` when `path` is not one.
+    static func linkTarget(_ path: String) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// `summary.json`: counts per class and flag, data quality per file (SPEC §6), for machines.
+///
+/// Holds nothing that describes the run itself (no clock, no run id, no timings), so the
+/// same inputs, policy and as-of give the same bytes.
+public enum SummaryJSON {
+    struct Document: Encodable {
+        var schema = "grandfather.summary/1"
+        var status: String
+        var toolVersion: String
+        var asOf: String
+        var policy: PolicyInfo
+        var customers: Int
+        var classes: [String: Int]
+        var flags: [String: FlagInfo]
+        var dataQuality: DataQuality
+        var changesSincePreviousRun: String
+
+        enum CodingKeys: String, CodingKey {
+            case schema, status, customers, classes, flags, policy
+            case toolVersion = "tool_version"
+            case asOf = "as_of"
+            case dataQuality = "data_quality"
+            case changesSincePreviousRun = "changes_since_previous_run"
+        }
+    }
+
+    struct PolicyInfo: Encodable {
+        var name: String?
+        var sha256: String
+        var cutoverDate: String
+        var basis: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, sha256, basis
+            case cutoverDate = "cutover_date"
+        }
+    }
+
+    struct FlagInfo: Encodable {
+        var customers: Int
+        var severity: String
+    }
+
+    struct DataQuality: Encodable {
+        var rowsRead: Int
+        var rowsAccepted: Int
+        var rowsRejected: Int
+        var rejectedFraction: String
+        var maxRejectedFraction: String
+        var thresholdExceeded: Bool
+        var files: [FileInfo]
+
+        enum CodingKeys: String, CodingKey {
+            case files
+            case rowsRead = "rows_read"
+            case rowsAccepted = "rows_accepted"
+            case rowsRejected = "rows_rejected"
+            case rejectedFraction = "rejected_fraction"
+            case maxRejectedFraction = "max_rejected_fraction"
+            case thresholdExceeded = "threshold_exceeded"
+        }
+    }
+
+    struct FileInfo: Encodable {
+        var path: String
+        var kind: String
+        var format: String
+        var sizeBytes: Int64
+        var sha256: String
+        var rowsRead: Int
+        var rowsAccepted: Int
+        var rowsRejected: Int
+        var exactDuplicates: Int
+        var sandboxRows: Int
+
+        enum CodingKeys: String, CodingKey {
+            case path, kind, format, sha256
+            case sizeBytes = "size_bytes"
+            case rowsRead = "rows_read"
+            case rowsAccepted = "rows_accepted"
+            case rowsRejected = "rows_rejected"
+            case exactDuplicates = "exact_duplicates"
+            case sandboxRows = "sandbox_rows"
+        }
+    }
+
+    /// Renders the document: sorted keys, two-space indent, a final newline.
+    public static func render(_ audit: Audit) throws(GrandfatherError) -> [UInt8] {
+        var classes: [String: Int] = [:]
+        for (customerClass, count) in audit.classCounts { classes[customerClass.rawValue] = count }
+        var flags: [String: FlagInfo] = [:]
+        for (flag, count) in audit.flagCounts {
+            flags[flag.code] = FlagInfo(customers: count, severity: flag.severity.rawValue)
+        }
+        let document = Document(
+            status: audit.exceedsRejectionThreshold ? "data_quality_threshold_exceeded" : "ok",
+            toolVersion: ToolVersion.current,
+            asOf: audit.asOf.iso8601,
+            policy: PolicyInfo(
+                name: audit.policy.name, sha256: audit.policy.digest, cutoverDate: audit.policy.cutover.date.iso8601,
+                basis: audit.policy.cutover.basis.rawValue),
+            customers: audit.customers.count,
+            classes: classes,
+            flags: flags,
+            dataQuality: DataQuality(
+                rowsRead: audit.rowsRead, rowsAccepted: audit.rowsAccepted, rowsRejected: audit.rowsRejected,
+                rejectedFraction: Fraction.format(audit.rejectedFraction),
+                maxRejectedFraction: Fraction.format(audit.policy.maxRejectedFraction),
+                thresholdExceeded: audit.exceedsRejectionThreshold,
+                files: audit.inputs.map {
+                    FileInfo(
+                        path: $0.path, kind: $0.kind.rawValue, format: $0.format.rawValue, sizeBytes: $0.sizeBytes,
+                        sha256: $0.sha256, rowsRead: $0.rowsRead, rowsAccepted: $0.rowsAccepted,
+                        rowsRejected: $0.rowsRejected, exactDuplicates: $0.exactDuplicates, sandboxRows: $0.sandboxRows)
+                }),
+            changesSincePreviousRun: ChangesNote.notCompared)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(document)) + [0x0A]
+        } catch {
+            throw .internal("summary.json: \(error)")
+        }
+    }
+}
+
+/// Fractions written the same way everywhere: six decimals, no exponent.
+enum Fraction {
+    static func format(_ value: Double) -> String {
+        String(format: "%.6f", value)
+    }
+}

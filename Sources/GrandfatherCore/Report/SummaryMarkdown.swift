@@ -1,0 +1,82 @@
+/// `summary.md`: the audit for a person reading a terminal or a code review (SPEC §6).
+///
+/// Deterministic like every report: no clock, no run id, every number formatted explicitly.
+public enum SummaryMarkdown {
+    /// Renders the document.
+    public static func render(_ audit: Audit) -> [UInt8] {
+        var md = ""
+        let policy = audit.policy
+        md += "# Grandfather audit\n\n"
+        if audit.exceedsRejectionThreshold {
+            md += "**Status: data-quality threshold exceeded.** \(audit.rowsRejected) of \(audit.rowsRead) rows were "
+            md += "rejected (\(Fraction.format(audit.rejectedFraction)) > max_rejected_fraction "
+            md += "\(Fraction.format(policy.maxRejectedFraction))); this run is kept for inspection and `latest` "
+            md += "still points to the last good run.\n\n"
+        } else {
+            md += "Status: ok.\n\n"
+        }
+        md += "| | |\n| --- | --- |\n"
+        md += "| as of | \(audit.asOf.iso8601) |\n"
+        md += "| policy | \(cell(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
+        md += "| cutover | \(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue) |\n"
+        md += "| cutover versions | \(cutoverVersions(policy.cutover)) |\n"
+        md +=
+            "| edge window | \(policy.edgeWindowSeconds / 3600) h\(policy.edgeWindowSeconds % 3600 == 0 ? "" : " \(policy.edgeWindowSeconds % 3600 / 60) min") |\n"
+        md += "| customers | \(audit.customers.count) |\n"
+        md += "| tool | grandfather \(ToolVersion.current) |\n\n"
+
+        md += "## Classes\n\n| class | customers |\n| --- | ---: |\n"
+        for (customerClass, count) in audit.classCounts { md += "| \(customerClass.rawValue) | \(count) |\n" }
+        md += "\n`excluded` customers (sandbox records) are not counted in the four classes.\n\n"
+
+        md += "## Flags\n\n| flag | severity | customers | meaning |\n| --- | --- | ---: | --- |\n"
+        for (flag, count) in audit.flagCounts {
+            md += "| `\(flag.code)` | \(flag.severity.rawValue) | \(count) | \(flag.explanation) |\n"
+        }
+
+        md += "\n## Data quality\n\n"
+        md += "| file | kind | format | rows read | accepted | rejected | exact duplicates | sandbox rows |\n"
+        md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n"
+        for input in audit.inputs {
+            md += "| \(cell(input.path)) | \(input.kind.rawValue) | \(input.format.rawValue) | \(input.rowsRead) | "
+            md += "\(input.rowsAccepted) | \(input.rowsRejected) | \(input.exactDuplicates) | \(input.sandboxRows) |\n"
+        }
+        md += "| **all** | | | \(audit.rowsRead) | \(audit.rowsAccepted) | \(audit.rowsRejected) | "
+        md +=
+            "\(audit.inputs.reduce(0) { $0 + $1.exactDuplicates }) | \(audit.inputs.reduce(0) { $0 + $1.sandboxRows }) |\n\n"
+        md +=
+            "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
+        md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
+
+        md +=
+            "## Changes since the previous run\n\n\(ChangesNote.notCompared.prefix(1).uppercased() + ChangesNote.notCompared.dropFirst()).\n"
+        return Array(md.utf8)
+    }
+
+    private static func cutoverVersions(_ cutover: Cutover) -> String {
+        var parts: [String] = []
+        for platform in Platform.allCases {
+            if let version = cutover.versions?[platform] { parts.append("\(platform.rawValue) \(version.text)") }
+        }
+        if let fallback = cutover.defaultVersion { parts.append("default \(fallback.text)") }
+        return parts.isEmpty ? "none" : cell(parts.joined(separator: ", "))
+    }
+
+    /// Input text inside a table cell: pipes and line breaks would break the table.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "|": out += "\\|"
+            case "\n", "\r", "\r\n": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// What the summaries say about changes until run history exists.
+enum ChangesNote {
+    static let notCompared = "not compared: this version keeps no run history yet"
+}

@@ -1,0 +1,101 @@
+/// The snapshot's tables (SPEC §6): the contract downstream queries rely on.
+///
+/// `PRAGMA user_version` carries `version`; bump it with every change to these statements.
+/// Indexes are separate so that the writer creates them after the bulk insert.
+enum SnapshotSchema {
+    static let version = 1
+
+    static func inList(_ values: [String]) -> String {
+        "(" + values.map { "'\($0)'" }.joined(separator: ", ") + ")"
+    }
+
+    static var tables: [String] {
+        let platforms = inList(Platform.allCases.map(\.rawValue))
+        let environments = inList(Environment.allCases.map(\.rawValue))
+        let classes = inList(CustomerClass.allCases.map(\.rawValue))
+        let sources = inList(EntitlementSource.allCases.map(\.rawValue))
+        let severities = inList(Flag.Severity.allCases.map(\.rawValue))
+        return [
+            """
+            CREATE TABLE flag_catalog (
+                flag TEXT PRIMARY KEY NOT NULL,
+                severity TEXT NOT NULL CHECK (severity IN \(severities)),
+                explanation TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE customers (
+                customer_id TEXT PRIMARY KEY NOT NULL,
+                platform TEXT CHECK (platform IN \(platforms)),
+                original_app_version TEXT,
+                original_purchase_date TEXT,
+                environment TEXT NOT NULL CHECK (environment IN \(environments)),
+                preorder_date TEXT,
+                storefront TEXT,
+                class TEXT NOT NULL CHECK (class IN \(classes)),
+                is_orphan INTEGER NOT NULL CHECK (is_orphan IN (0, 1)),
+                cutover_version TEXT,
+                before_cutover_by_version INTEGER CHECK (before_cutover_by_version IN (0, 1)),
+                before_cutover_by_date INTEGER CHECK (before_cutover_by_date IN (0, 1))
+            )
+            """,
+            """
+            CREATE TABLE customer_flags (
+                customer_id TEXT NOT NULL REFERENCES customers (customer_id),
+                flag TEXT NOT NULL REFERENCES flag_catalog (flag),
+                PRIMARY KEY (customer_id, flag)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE entitlements (
+                customer_id TEXT NOT NULL REFERENCES customers (customer_id),
+                entitlement TEXT NOT NULL,
+                source TEXT NOT NULL CHECK (source IN \(sources)),
+                transaction_id TEXT,
+                expires_date TEXT,
+                CHECK ((source = 'grandfathered') = (transaction_id IS NULL))
+            )
+            """,
+            """
+            CREATE TABLE rejected_rows (
+                file TEXT NOT NULL,
+                line INTEGER NOT NULL CHECK (line >= 1),
+                "column" INTEGER,
+                field TEXT,
+                reason TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE runs (
+                run_id TEXT PRIMARY KEY NOT NULL,
+                started_at TEXT NOT NULL,
+                as_of TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('ok', 'data_quality_threshold_exceeded')),
+                exit_code INTEGER NOT NULL,
+                tool_version TEXT NOT NULL,
+                policy_name TEXT,
+                policy_sha256 TEXT NOT NULL,
+                policy_json TEXT NOT NULL,
+                inputs_json TEXT NOT NULL,
+                rows_read INTEGER NOT NULL,
+                rows_accepted INTEGER NOT NULL,
+                rows_rejected INTEGER NOT NULL,
+                customers INTEGER NOT NULL,
+                ingest_seconds REAL NOT NULL,
+                classify_seconds REAL NOT NULL,
+                reports_seconds REAL NOT NULL,
+                snapshot_seconds REAL NOT NULL,
+                CHECK (rows_read = rows_accepted + rows_rejected)
+            )
+            """,
+        ]
+    }
+
+    static let indexes = [
+        "CREATE INDEX customers_by_class ON customers (class)",
+        "CREATE INDEX customer_flags_by_flag ON customer_flags (flag)",
+        "CREATE INDEX entitlements_by_customer ON entitlements (customer_id)",
+        "CREATE INDEX entitlements_by_entitlement ON entitlements (entitlement, source)",
+        "CREATE INDEX rejected_rows_by_file ON rejected_rows (file, line)",
+    ]
+}

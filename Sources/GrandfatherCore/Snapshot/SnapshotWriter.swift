@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+
+/// Describes one run for the `runs` table: what the command knows and the audit does not.
+public struct RunRecord: Sendable {
+    /// The run folder's name.
+    public var runID: String
+    /// When the run started, ISO-8601 UTC (clock time: describes the run, not the data).
+    public var startedAt: String
+
+    public init(runID: String, startedAt: String) {
+        self.runID = runID
+        self.startedAt = startedAt
+    }
+}
+
+/// Writes `snapshot.sqlite` into a fresh file (SPEC §6): prepared statements in one
+/// transaction, rows in key order, indexes after the bulk insert. Journal and syncs are
+/// off while writing, which is safe because the file becomes visible only when its run
+/// folder is renamed into place; the caller fsyncs the finished file.
+enum SnapshotWriter {
+    static func write(
+        _ audit: Audit, run: RunRecord, reportsSeconds: Double, to path: String
+    ) throws(GrandfatherError) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            var configuration = Configuration()
+            configuration.label = "snapshot"
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try db.inTransaction {
+                    for statement in SnapshotSchema.tables { try db.execute(sql: statement) }
+                    try insertCatalog(db)
+                    try insertCustomers(audit, db)
+                    try insertRejections(audit, db)
+                    for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
+                    var timings = audit.timings
+                    timings.reports = reportsSeconds
+                    timings.snapshot = Pipeline.seconds(clock.now - start)
+                    try insertRun(audit, run: run, timings: timings, db)
+                    try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
+                    return .commit
+                }
+            }
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw .snapshot(message: error.description)
+        } catch {
+            throw .snapshot(message: "\(error)")
+        }
+    }
+
+    private static func insertCatalog(_ db: Database) throws {
+        let insert = try db.makeStatement(sql: "INSERT INTO flag_catalog VALUES (?, ?, ?)")
+        for flag in Flag.allCases.sorted() {
+            try insert.execute(arguments: [flag.code, flag.severity.rawValue, flag.explanation])
+        }
+    }
+
+    private static func insertCustomers(_ audit: Audit, _ db: Database) throws {
+        let customer = try db.makeStatement(
+            sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let flag = try db.makeStatement(sql: "INSERT INTO customer_flags VALUES (?, ?)")
+        let grant = try db.makeStatement(sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
+        for result in audit.customers {
+            let record = result.customer
+            try customer.execute(arguments: [
+                record.id, record.platform?.rawValue, record.originalAppVersion, record.originalPurchaseDate?.iso8601,
+                record.environment.rawValue, record.preorderDate?.iso8601, record.storefront,
+                result.customerClass.rawValue, record.isOrphan ? 1 : 0, result.answers.cutoverVersion?.text,
+                result.answers.byVersion.map { $0 ? 1 : 0 }, result.answers.byDate.map { $0 ? 1 : 0 },
+            ])
+            for code in result.flags { try flag.execute(arguments: [record.id, code.code]) }
+            for entitlement in result.entitlements {
+                try grant.execute(arguments: [
+                    record.id, entitlement.entitlement, entitlement.source.rawValue, entitlement.transactionID,
+                    entitlement.expiresDate?.iso8601,
+                ])
+            }
+        }
+    }
+
+    private static func insertRejections(_ audit: Audit, _ db: Database) throws {
+        let insert = try db.makeStatement(sql: "INSERT INTO rejected_rows VALUES (?, ?, ?, ?, ?)")
+        for rejection in audit.rejections {
+            try insert.execute(arguments: [
+                rejection.file, rejection.line, rejection.column, rejection.field, rejection.reason,
+            ])
+        }
+    }
+
+    private static func insertRun(_ audit: Audit, run: RunRecord, timings: StageTimings, _ db: Database) throws {
+        let exceeded = audit.exceedsRejectionThreshold
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let inputs = String(decoding: try encoder.encode(audit.inputs), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                run.runID, run.startedAt, audit.asOf.iso8601, exceeded ? "data_quality_threshold_exceeded" : "ok",
+                exceeded ? 3 : 0, ToolVersion.current, audit.policy.name, audit.policy.digest,
+                audit.policy.sourceText, inputs, audit.rowsRead, audit.rowsAccepted, audit.rowsRejected,
+                audit.customers.count, timings.ingest, timings.classify, timings.reports, timings.snapshot,
+            ])
+    }
+}
