@@ -39,12 +39,18 @@ let package = Package(
         ),
         .testTarget(
             name: "GrandfatherCoreTests",
-            dependencies: ["GrandfatherCore"],
-            resources: [.copy("Conformance"), .copy("SampleExpectations")]
+            dependencies: ["GrandfatherCore"]
         ),
+        // Runs the built `grandfather` binary, as cron and reviewers do.
         .testTarget(
             name: "GrandfatherCLITests",
-            dependencies: ["GrandfatherCore"]
+            dependencies: [
+                "grandfather",
+                "GrandfatherCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Golden"],
+            resources: [.copy("Conformance")]
         ),
     ]
 )

@@ -1,0 +1,25 @@
+import Foundation
+import GrandfatherCore
+import Testing
+
+/// Docs generated from code must match it; `scripts/update-docs` regenerates them.
+@Suite struct DocsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func readmeFlagTableIsCurrent() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- flag-table:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- flag-table:end -->"))
+        let table = String(readme[begin.upperBound..<end.lowerBound])
+        #expect(table == FlagTable.markdown(), "README.md flag table is stale: run scripts/update-docs")
+    }
+
+    @Test func flagsCommandPrintsTheCatalog() throws {
+        let cli = try CLI()
+        let result = try cli.run(["flags"])
+        #expect(result.status == 0)
+        #expect(result.stdout == FlagTable.markdown())
+        for flag in Flag.allCases { #expect(result.stdout.contains("`\(flag.code)`")) }
+    }
+}
