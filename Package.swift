@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Grandfather",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "GrandfatherCore", targets: ["GrandfatherCore"]),
         .executable(name: "grandfather", targets: ["grandfather"]),

@@ -29,43 +29,43 @@ public enum Pipeline {
         for path in inputs { described.append(try InputRecognizer.recognize(path: path)) }
 
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
-        var ledger = Ledger(policy: policy, asOf: asOf)
+        let ledger = SharedLedger(Ledger(policy: policy, asOf: asOf))
+        let expected = try estimatedTransactions(described.map(\.0))
+        ledger.withLock { $0.reserve(transactions: expected) }
         var reports: [InputReport] = []
         var rejections: [Rejection] = []
         for (description, header) in described {
-            let file = try InputFile(path: description.path)
-            var sink = IngestSink(
-                file: description.path, kind: description.kind, normalizer: normalizer, ledger: ledger)
-            ledger = Ledger(policy: policy, asOf: asOf)  // the sink owns it while the file streams
-            switch description.format {
-            case .csv:
-                try CSVReader(header: header ?? [], kind: description.kind).read(file, into: &sink)
-            case .jsonLines:
-                try JSONReader(kind: description.kind).readLines(file, into: &sink)
-            case .jsonArray:
-                try JSONReader(kind: description.kind).readArray(file, into: &sink)
-            }
-            ledger = sink.ledger
-            rejections.append(contentsOf: sink.rejections)
-            reports.append(
-                InputReport(
-                    path: description.path, format: description.format, kind: description.kind,
-                    sizeBytes: file.size, sha256: file.digest(), rowsRead: sink.rowsRead,
-                    rowsAccepted: sink.rowsAccepted, rowsRejected: sink.rejections.count,
-                    exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows))
-            progress?.fileFinished(path: description.path, bytes: file.size)
+            let (report, fileRejections) = try FileIngest.read(
+                description, header: header, normalizer: normalizer, ledger: ledger)
+            reports.append(report)
+            rejections.append(contentsOf: fileRejections)
+            progress?.fileFinished(path: description.path, bytes: report.sizeBytes)
         }
         var timings = StageTimings()
         timings.ingest = seconds(clock.now - ingestStart)
 
         let classifyStart = clock.now
         let classifier = Classifier(policy: policy, asOf: asOf)
-        var results = ledger.customers().map { classifier.classify($0.0, $0.1) }
-        results.sort { $0.customer.id.codePointPrecedes($1.customer.id) }
+        let (customers, activities) = ledger.finish()
+        let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
         timings.classify = seconds(clock.now - classifyStart)
 
         return Audit(
             policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results, timings: timings)
+    }
+
+    /// About how many transaction rows the inputs hold, from each file's size and the mean
+    /// length of its first lines, so the fingerprint table is sized once, up front.
+    static func estimatedTransactions(_ inputs: [InputDescription]) throws(GrandfatherError) -> Int {
+        var total = 0.0
+        var sample: [UInt8] = []
+        for input in inputs where input.kind == .transactions {
+            let source = try ByteSource(path: input.path)
+            let count = try source.read(at: source.dataStart, count: 1 << 18, into: &sample)
+            let lines = sample[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            total += Double(source.size) / Double(max(count, 1)) * Double(max(lines, 1))
+        }
+        return Int(total * 1.02)
     }
 
     static func seconds(_ duration: Duration) -> Double {

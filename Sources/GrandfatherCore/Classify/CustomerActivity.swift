@@ -21,14 +21,15 @@ struct CustomerActivity: Sendable {
     struct LatestRenewable: Sendable {
         var purchaseDate: Instant
         var transactionID: String
-        var state: String
+        var state: RenewalState?
 
         func precedes(_ other: LatestRenewable) -> Bool {
             if purchaseDate != other.purchaseDate { return purchaseDate < other.purchaseDate }
             if transactionID != other.transactionID {
                 return transactionID.utf8.lexicographicallyPrecedes(other.transactionID.utf8)
             }
-            return state.utf8.lexicographicallyPrecedes(other.state.utf8)
+            // An absent state is the empty text, which sorts first.
+            return (state?.rawValue ?? "").utf8.lexicographicallyPrecedes((other.state?.rawValue ?? "").utf8)
         }
     }
 
@@ -50,7 +51,7 @@ struct CustomerActivity: Sendable {
         if transaction.productType == .autoRenewable {
             let candidate = LatestRenewable(
                 purchaseDate: transaction.purchaseDate, transactionID: transaction.transactionID,
-                state: transaction.renewalState?.rawValue ?? "")
+                state: transaction.renewalState)
             if let latest = latestRenewable {
                 if latest.precedes(candidate) { latestRenewable = candidate }
             } else {

@@ -81,7 +81,7 @@ struct FlagFacts {
     /// §8.19.
     private var billingRetry: Bool {
         !grandfathered && activity.current.isEmpty
-            && activity.latestRenewable?.state == RenewalState.inBillingRetry.rawValue
+            && activity.latestRenewable?.state == .inBillingRetry
     }
 
     /// §8.20: not grandfathered, something current, and every current grant satisfies `test`.

@@ -2,19 +2,26 @@
 /// id (its record, if any, and its folded activity) and one fingerprint per transaction.
 ///
 /// Memory grows with customers; per transaction only the fingerprint remains.
-struct Ledger: Sendable {
+struct Ledger: ~Copyable {
     let policy: Policy
     let asOf: Instant
 
-    private(set) var index: [String: Int32] = [:]
-    private(set) var ids: [String] = []
-    private(set) var records: [Customer?] = []
-    private(set) var activities: [CustomerActivity] = []
+    private var index: [String: Int32] = [:]
+    /// The record of each slot; for an id seen only in transactions, the orphan it would make.
+    private var records: [Customer] = []
+    /// Whether a customers input gave the slot its record.
+    private var hasRecord: [Bool] = []
+    private var activities: [CustomerActivity] = []
     private var fingerprints = TransactionFingerprints()
 
     init(policy: Policy, asOf: Instant) {
         self.policy = policy
         self.asOf = asOf
+    }
+
+    /// Sizes the fingerprint table for about `transactions` transactions.
+    mutating func reserve(transactions: Int) {
+        fingerprints.reserve(transactions)
     }
 
     /// How a customer row relates to earlier rows with its id (SPEC §8.7).
@@ -24,24 +31,25 @@ struct Ledger: Sendable {
         case repeatedWithOtherContent
     }
 
-    private mutating func slot(for id: String) -> Int32 {
-        if let existing = index[id] { return existing }
-        let slot = Int32(ids.count)
-        index[id] = slot
-        ids.append(id)
-        records.append(nil)
+    private mutating func slot(for id: String) -> Int {
+        if let existing = index[id] { return Int(existing) }
+        let slot = records.count
+        index[id] = Int32(slot)
+        records.append(Customer.orphan(id: id))
+        hasRecord.append(false)
         activities.append(CustomerActivity())
         return slot
     }
 
     /// Adds a customer row; the first row of an id wins.
     mutating func add(_ customer: Customer) -> CustomerOutcome {
-        let slot = Int(slot(for: customer.id))
-        guard let first = records[slot] else {
+        let slot = slot(for: customer.id)
+        guard hasRecord[slot] else {
             records[slot] = customer
+            hasRecord[slot] = true
             return .accepted
         }
-        return first == customer ? .exactDuplicate : .repeatedWithOtherContent
+        return records[slot] == customer ? .exactDuplicate : .repeatedWithOtherContent
     }
 
     /// How a transaction row was taken.
@@ -58,32 +66,44 @@ struct Ledger: Sendable {
         let owner = slot(for: transaction.customerID)
         let outcome = fingerprints.record(
             id: TransactionFingerprints.id(of: transaction), content: TransactionFingerprints.content(of: transaction),
-            owner: owner)
+            owner: Int32(owner))
         switch outcome {
         case .exactDuplicate:
             return .exactDuplicate
         case .conflict(let firstOwner):
-            activities[Int(owner)].hasConflictingDuplicate = true
+            activities[owner].hasConflictingDuplicate = true
             activities[Int(firstOwner)].hasConflictingDuplicate = true
         case .first:
             break
         }
-        activities[Int(owner)].fold(transaction, policy: policy, asOf: asOf)
+        activities[owner].fold(transaction, policy: policy, asOf: asOf)
         return .folded
     }
 
-    /// Every customer the run knows: those with a record, and orphans made from transactions
-    /// (SPEC §8.14), with their activity.
-    func customers() -> [(Customer, CustomerActivity)] {
-        var result: [(Customer, CustomerActivity)] = []
-        result.reserveCapacity(ids.count)
-        for slot in ids.indices {
-            if let record = records[slot] {
-                result.append((record, activities[slot]))
-            } else if activities[slot].hasTransaction {
-                result.append((Customer.orphan(id: ids[slot]), activities[slot]))
+    /// Ends the fold: every customer the run knows (those with a record, and orphans made
+    /// from transactions, SPEC §8.14) with their activity, in no particular order. The
+    /// fingerprints and the index are freed first and the arrays compacted in place, so
+    /// classification does not need twice the memory.
+    mutating func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
+        fingerprints = TransactionFingerprints(expected: 0)
+        index = [:]
+        let hasRecord = self.hasRecord
+        self.hasRecord = []
+        var customers = records
+        records = []
+        var kept = activities
+        activities = []
+        var survivors = 0
+        for slot in customers.indices where hasRecord[slot] || kept[slot].hasTransaction {
+            // Survivors move towards the front, onto slots already read.
+            if survivors != slot {
+                customers.swapAt(survivors, slot)
+                kept.swapAt(survivors, slot)
             }
+            survivors += 1
         }
-        return result
+        customers.removeSubrange(survivors...)
+        kept.removeSubrange(survivors...)
+        return (customers, kept)
     }
 }

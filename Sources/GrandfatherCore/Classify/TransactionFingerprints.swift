@@ -1,43 +1,104 @@
-/// Duplicate detection with a compact fingerprint per transaction (SPEC §8.23): a 64-bit
-/// hash of the transaction id, the 64-bit hash of its normalised content, and the owner
-/// of its first version. Nothing else of a transaction is kept.
+/// Duplicate detection with a compact fingerprint per transaction (SPEC §8.23): an
+/// open-addressing table of 16 bytes per transaction id (a 64-bit hash of the id, 32 bits
+/// of the hash of its normalised content, and the customer slot of its first version),
+/// sized up front from the input sizes. Nothing else of a transaction is kept.
 ///
 /// Two different ids sharing a 64-bit hash is the one way this can err (about 3 in a
-/// million runs at 10M transactions); the README says so.
-struct TransactionFingerprints: Sendable {
-    /// What was seen of one transaction id.
-    private struct Entry: Sendable {
-        var content: UInt64
-        var owner: Int32
-    }
-
+/// million runs at 10M transactions); two versions of one id sharing 32 content bits, the
+/// other (one in four billion conflicts). The README says so.
+struct TransactionFingerprints: ~Copyable {
     /// How a transaction relates to those seen before.
     enum Outcome: Equatable {
         case first
         case exactDuplicate
-        /// Another version exists; `firstOwner` is the customer of the first version seen.
+        /// Another version exists; `firstOwner` is the customer slot of the first version seen.
         case conflict(firstOwner: Int32)
     }
 
-    private var entries: [UInt64: Entry] = [:]
-    /// Further versions of conflicting ids; rare, so kept apart.
-    private var otherVersions: [UInt64: [UInt64]] = [:]
+    /// Fill at most this share of the slots before growing.
+    private static let maximumLoad = 0.85
 
-    /// Reserves room for about `count` transactions.
-    mutating func reserve(_ count: Int) {
-        entries.reserveCapacity(count)
+    private var keys: UnsafeMutablePointer<UInt64>
+    /// content (high 32 bits) | owner slot (low 32 bits).
+    private var values: UnsafeMutablePointer<UInt64>
+    private var capacity: Int
+    private(set) var count = 0
+    /// Further versions of conflicting ids; rare, so kept apart.
+    private var otherVersions: [UInt64: [UInt32]] = [:]
+
+    init(expected: Int = 1 << 16) {
+        capacity = Self.capacity(for: expected)
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: 0, count: capacity)
+        values = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    private static func capacity(for expected: Int) -> Int {
+        max(64, Int(Double(max(expected, 1)) / maximumLoad) + 1)
+    }
+
+    /// Makes room for `expected` transactions in all, so the table need not grow while filling.
+    mutating func reserve(_ expected: Int) {
+        let wanted = Self.capacity(for: expected)
+        if wanted > capacity { rehash(to: wanted) }
     }
 
     /// Records a transaction version and says what it is.
     mutating func record(id: UInt64, content: UInt64, owner: Int32) -> Outcome {
-        guard let entry = entries[id] else {
-            entries[id] = Entry(content: content, owner: owner)
-            return .first
+        if Double(count + 1) > Double(capacity) * Self.maximumLoad { rehash(to: capacity + capacity / 2) }
+        let key = id == 0 ? 1 : id  // 0 marks an empty slot
+        let contentBits = UInt32(truncatingIfNeeded: content >> 32)
+        var slot = Self.slot(for: key, capacity: capacity)
+        while true {
+            let existing = keys[slot]
+            if existing == 0 {
+                keys[slot] = key
+                values[slot] = UInt64(contentBits) << 32 | UInt64(UInt32(bitPattern: owner))
+                count += 1
+                return .first
+            }
+            if existing == key {
+                let value = values[slot]
+                if UInt32(truncatingIfNeeded: value >> 32) == contentBits { return .exactDuplicate }
+                if otherVersions[key]?.contains(contentBits) == true { return .exactDuplicate }
+                otherVersions[key, default: []].append(contentBits)
+                return .conflict(firstOwner: Int32(bitPattern: UInt32(truncatingIfNeeded: value)))
+            }
+            slot += 1
+            if slot == capacity { slot = 0 }
         }
-        if entry.content == content { return .exactDuplicate }
-        if otherVersions[id]?.contains(content) == true { return .exactDuplicate }
-        otherVersions[id, default: []].append(content)
-        return .conflict(firstOwner: entry.owner)
+    }
+
+    /// Multiply-shift onto any table size, so the table need not be a power of two.
+    @inline(__always)
+    private static func slot(for key: UInt64, capacity: Int) -> Int {
+        Int(key.multipliedFullWidth(by: UInt64(capacity)).high)
+    }
+
+    private mutating func rehash(to newCapacity: Int) {
+        let oldKeys = keys
+        let oldValues = values
+        let oldCapacity = capacity
+        capacity = newCapacity
+        keys = .allocate(capacity: newCapacity)
+        keys.initialize(repeating: 0, count: newCapacity)
+        values = .allocate(capacity: newCapacity)
+        for index in 0..<oldCapacity where oldKeys[index] != 0 {
+            var slot = Self.slot(for: oldKeys[index], capacity: newCapacity)
+            while keys[slot] != 0 {
+                slot += 1
+                if slot == newCapacity { slot = 0 }
+            }
+            keys[slot] = oldKeys[index]
+            values[slot] = oldValues[index]
+        }
+        oldKeys.deallocate()
+        oldValues.deallocate()
     }
 
     /// The fingerprint of a transaction's normalised content (SPEC §8.23): instants, enums,
@@ -48,15 +109,15 @@ struct TransactionFingerprints: Sendable {
         hash.combine(transaction.originalTransactionID)
         hash.combine(transaction.customerID)
         hash.combine(transaction.productID)
-        hash.combine(transaction.productType.rawValue)
+        hash.combine(UInt64(transaction.productType.code))
         hash.combine(transaction.purchaseDate)
         hash.combine(transaction.expiresDate)
         hash.combine(transaction.revocationDate)
-        hash.combine(transaction.ownership.rawValue)
-        hash.combine(transaction.environment.rawValue)
+        hash.combine(UInt64(transaction.ownership == .familyShared ? 1 : 0))
+        hash.combine(UInt64(transaction.environment == .sandbox ? 1 : 0))
         hash.combine(transaction.price)
         hash.combine(transaction.currency)
-        hash.combine(transaction.renewalState?.rawValue)
+        hash.combine(UInt64(transaction.renewalState.map { $0.code + 1 } ?? 0))
         hash.combine(transaction.gracePeriodExpiresDate)
         return hash.value
     }
@@ -69,10 +130,10 @@ struct TransactionFingerprints: Sendable {
     }
 }
 
-/// FNV-1a over bytes with a final avalanche: the same value on every run and machine,
-/// unlike Swift's seeded `Hasher`.
+/// A 64-bit hash that is the same on every run and machine, unlike Swift's seeded `Hasher`:
+/// eight bytes at a time, multiply-rotate mixing, and a final avalanche.
 struct StableHash {
-    private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     var value: UInt64 {
         var x = state
@@ -84,29 +145,52 @@ struct StableHash {
         return x
     }
 
-    mutating func combine(byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    @inline(__always)
+    mutating func combine(_ word: UInt64) {
+        state = ((state ^ word) &* 0x0000_0100_0000_01b3).rotated(by: 29) &+ 0x2545_F491_4F6C_DD1D
+    }
+
+    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else {
+            combine(UInt64(0xFE))
+            return
+        }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            combine(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
+            shift += 8
+            offset += 1
+        }
+        // The length goes in too, so "ab" + "c" and "a" + "bc" differ.
+        combine(tail ^ UInt64(bytes.count) << 56)
     }
 
     mutating func combine(_ text: String?) {
-        guard let text else {
-            combine(byte: 0xFF)
+        guard var text else {
+            combine(UInt64.max)
             return
         }
-        for byte in text.utf8 { combine(byte: byte) }
-        combine(byte: 0xFE)
+        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 
     mutating func combine(_ instant: Instant?) {
         guard let instant else {
-            combine(byte: 0xFF)
+            combine(UInt64.max - 1)
             return
         }
-        var value = UInt64(bitPattern: instant.microseconds)
-        for _ in 0..<8 {
-            combine(byte: UInt8(truncatingIfNeeded: value))
-            value >>= 8
-        }
-        combine(byte: 0xFE)
+        combine(UInt64(bitPattern: instant.microseconds))
+    }
+}
+
+extension UInt64 {
+    @inline(__always)
+    fileprivate func rotated(by amount: UInt64) -> UInt64 {
+        self << amount | self >> (64 - amount)
     }
 }

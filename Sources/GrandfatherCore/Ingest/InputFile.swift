@@ -1,64 +1,79 @@
 import Crypto
 import Foundation
 
-/// An input file read in chunks, hashed and measured as it goes by, so that the
-/// digest and size that `runs` records cost no second pass.
-final class InputFile {
+/// An input file opened for reading at any offset, so that several ranges of it can be read
+/// at once; its size is fixed when it is opened.
+final class ByteSource: @unchecked Sendable {
     /// Chunk size for streaming reads.
     static let chunkSize = 1 << 20
 
     /// The path as given on the command line.
     let path: String
-    private var descriptor: Int32
-    private var hasher = SHA256()
-    private(set) var size: Int64 = 0
+    /// The size when opened.
+    let size: Int
+    /// Where records begin: after a UTF-8 byte-order mark, if there is one.
+    private(set) var dataStart = 0
+    private let descriptor: Int32
 
-    /// Opens `path` for reading; a missing file is a usage error, anything that is not a
-    /// regular file (a folder, a FIFO, a device) is refused rather than waited on.
+    /// Opens `path`; a missing file is a usage error, and anything that is not a regular
+    /// file (a folder, a FIFO, a device) is refused rather than waited on.
     init(path: String) throws(GrandfatherError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT { throw .usage("\(path): input file not found") }
             throw .io(path: path, message: String(cString: strerror(errno)))
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .usage("\(path): not a regular file")
-        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .usage("\(path): not a regular file") }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
         self.path = path
         self.descriptor = descriptor
-    }
-
-    /// Reads the next chunk into the front of `buffer`, which it sizes to `chunkSize` once;
-    /// returns how many bytes were read, 0 at end of file.
-    func read(into buffer: inout [UInt8]) throws(GrandfatherError) -> Int {
-        if buffer.count < Self.chunkSize { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
-        var result = 0
-        repeat {
-            result = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, Self.chunkSize) }
-        } while result < 0 && errno == EINTR
-        if result < 0 { throw .io(path: path, message: String(cString: strerror(errno))) }
-        buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<result])) }
-        size += Int64(result)
-        return result
-    }
-
-    /// Reads the rest of the file into one array (JSON arrays are read whole, SPEC §2).
-    func readAll() throws(GrandfatherError) -> [UInt8] {
-        var all: [UInt8] = []
-        var chunk: [UInt8] = []
-        while case let count = try read(into: &chunk), count > 0 { all.append(contentsOf: chunk[0..<count]) }
-        return all
-    }
-
-    /// The SHA-256 (hex) of everything read so far: the file's digest once it was read to the end.
-    func digest() -> String {
-        hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        self.size = Int(status.st_size)
+        var head = [UInt8](repeating: 0, count: 3)
+        if try read(at: 0, count: 3, into: &head) == 3, head == utf8BOM { dataStart = 3 }
     }
 
     deinit {
         close(descriptor)
+    }
+
+    /// Reads up to `count` bytes at `offset` into the front of `buffer` (grown if needed);
+    /// returns how many were read, fewer only at the end of the file.
+    func read(at offset: Int, count: Int, into buffer: inout [UInt8]) throws(GrandfatherError) -> Int {
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+        var total = 0
+        while total < count {
+            let result = buffer.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress?.advanced(by: total), count - total, off_t(offset + total))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: String(cString: strerror(errno)))
+            }
+            if result == 0 { break }
+            total += result
+        }
+        return total
+    }
+
+    /// The whole file after the byte-order mark, in one array (JSON arrays are read whole, SPEC §2).
+    func readAll() throws(GrandfatherError) -> [UInt8] {
+        var all = [UInt8](repeating: 0, count: size - dataStart)
+        let count = try read(at: dataStart, count: all.count, into: &all)
+        all.removeSubrange(count...)
+        return all
+    }
+
+    /// SHA-256 of the file's bytes (hex), read in chunks.
+    func sha256() throws(GrandfatherError) -> String {
+        var hasher = SHA256()
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        var offset = 0
+        while case let count = try read(at: offset, count: Self.chunkSize, into: &chunk), count > 0 {
+            chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            offset += count
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
 

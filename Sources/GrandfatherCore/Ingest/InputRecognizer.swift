@@ -5,12 +5,16 @@ enum InputRecognizer {
 
     /// Recognises `path`; for CSV also returns the header.
     static func recognize(path: String) throws(GrandfatherError) -> (InputDescription, header: [String]?) {
-        let file = try InputFile(path: path)
+        let source = try ByteSource(path: path)
         var prefix: [UInt8] = []
         var chunk: [UInt8] = []
         var format: InputFormat?
-        while format == nil, case let count = try file.read(into: &chunk), count > 0 {
+        var offset = source.dataStart
+        while format == nil, case let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk),
+            count > 0
+        {
             prefix.append(contentsOf: chunk[0..<count])
+            offset += count
             format = decideFormat(prefix)
         }
         guard let format else {
@@ -20,16 +24,19 @@ enum InputRecognizer {
         var header: [String]?
         switch format {
         case .csv:
-            guard let found = try CSVReader.readHeader(try InputFile(path: path)) else {
+            guard let found = try CSVReader.readHeader(source, dataStart: source.dataStart) else {
                 throw .input(file: path, line: 1, message: "no CSV header")
             }
             header = found
             names = found
         case .jsonArray, .jsonLines:
-            var keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys(skipBOM($0), format: format) }
-            while keys == nil, prefix.count < maximumPeek, case let count = try file.read(into: &chunk), count > 0 {
+            var keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys($0, format: format) }
+            while keys == nil, prefix.count < maximumPeek,
+                case let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk), count > 0
+            {
                 prefix.append(contentsOf: chunk[0..<count])
-                keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys(skipBOM($0), format: format) }
+                offset += count
+                keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys($0, format: format) }
             }
             guard let keys else {
                 throw .input(file: path, line: nil, message: "no JSON object to recognise the record kind from")
@@ -47,8 +54,7 @@ enum InputRecognizer {
 
     /// `[` is a JSON array, `{` JSON Lines, anything else CSV; `nil` while only blanks were seen.
     private static func decideFormat(_ prefix: [UInt8]) -> InputFormat? {
-        let start = prefix.starts(with: utf8BOM) ? 3 : 0
-        for byte in prefix[start...] {
+        for byte in prefix {
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0D: continue
             case UInt8(ascii: "["): return .jsonArray
@@ -57,11 +63,6 @@ enum InputRecognizer {
             }
         }
         return nil
-    }
-
-    private static func skipBOM(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF
-            ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
     }
 
     /// A CSV header must name each column once and carry every required field of its kind.

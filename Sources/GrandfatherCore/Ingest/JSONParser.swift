@@ -66,7 +66,7 @@ struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumberText())
         default: throw error("unexpected character '\(printable(byte))'")
         }
     }
@@ -110,7 +110,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
@@ -119,7 +119,13 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    private mutating func parseNumberText() throws(JSONSyntaxError) -> String {
+        let range = try scanNumber()
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Scans a number, returning where its literal text lies.
+    mutating func scanNumber() throws(JSONSyntaxError) -> Range<Int> {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, first &- 0x30 <= 9 else { throw error("invalid number") }
@@ -139,11 +145,39 @@ struct JSONParser {
             guard let digit = current, digit &- 0x30 <= 9 else { throw error("invalid number") }
             skipDigits()
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return start..<index
     }
 
     private mutating func skipDigits() {
         while let byte = current, byte &- 0x30 <= 9 { index += 1 }
+    }
+
+    /// Scans a string starting at its opening quote without decoding it: the raw bytes between
+    /// the quotes, and whether they hold escapes (then `parseString` must decode them).
+    mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, hasEscapes: Bool) {
+        let start = index
+        index += 1
+        var hasEscapes = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return (start + 1..<index - 1, hasEscapes)
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                index += 2
+                continue
+            }
+            if byte < 0x20 { throw error("control character in string") }
+            index += 1
+        }
+        throw error("unterminated string")
+    }
+
+    /// Moves back to `position` (to decode a string that `scanString` found escaped).
+    mutating func rewind(to position: Int) {
+        index = position
     }
 
     /// Parses a string starting at its opening quote, decoding escapes. Invalid UTF-8 is an error.
@@ -230,5 +264,12 @@ struct JSONParser {
 
     private func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+    }
+}
+
+extension JSONParser {
+    /// Calls `body` with the bytes being parsed.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(bytes)
     }
 }

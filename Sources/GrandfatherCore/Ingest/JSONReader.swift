@@ -1,69 +1,82 @@
+import Foundation
+
 /// Reads JSON records (SPEC §2, §8.3): a top-level array of objects, read whole, or JSON
 /// Lines, streamed. Each object becomes a `RawRow`: strings as their text, numbers as
-/// their literal text, booleans as "true"/"false", null as absent, and an object or
-/// array in a known field marked nested so that the row is rejected.
+/// their literal text, booleans as "true"/"false", null as absent, and an object or array
+/// in a known field marked nested so that the row is rejected.
+///
+/// Objects are scanned straight into the row (no tree per record): values are copied into
+/// one scratch buffer the row points into, and only escaped strings and nested values take
+/// the general parser.
 struct JSONReader {
-    private let fieldIndex: [String: Int]
+    private let fieldNames: [[UInt8]]
     private let fieldCount: Int
 
     /// Prepares to read records of `kind`.
     init(kind: RecordKind) {
-        let names = kind.fieldNames
-        var index: [String: Int] = [:]
-        for (position, name) in names.enumerated() { index[name] = position }
-        self.fieldIndex = index
-        self.fieldCount = names.count
+        fieldNames = kind.fieldNames.map { Array($0.utf8) }
+        fieldCount = fieldNames.count
     }
 
-    /// Streams a JSON Lines file: one object a line, blank lines skipped.
-    func readLines<Sink: RowSink>(_ file: InputFile, into sink: inout Sink) throws(GrandfatherError) {
-        var chunk: [UInt8] = []
+    /// Streams `range` of a JSON Lines file: one object a line, blank lines skipped. The range
+    /// starts at a line start; lines are counted from 1 at the range's start.
+    func readLines<Sink: RowSink>(
+        _ source: ByteSource, range: Range<Int>, into sink: inout Sink
+    ) throws(GrandfatherError) -> Int {
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         var pending: [UInt8] = []
         var line = 1
-        var row = RawRow(fieldCount: fieldCount)
-        var firstChunk = true
-        while case let count = try file.read(into: &chunk), count > 0 {
-            var start = 0
-            if firstChunk, count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { start = 3 }
-            firstChunk = false
-            var lineStart = start
-            for index in start..<count where chunk[index] == 0x0A {
-                if pending.isEmpty {
-                    chunk.withUnsafeBytes { raw in
-                        readLine(
-                            UnsafeRawBufferPointer(rebasing: raw[lineStart..<index]), line: line, row: &row, into: &sink
-                        )
+        var scratch = RecordScratch(fieldCount: fieldCount)
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let count = try source.read(
+                at: offset, count: min(ByteSource.chunkSize, range.upperBound - offset), into: &chunk)
+            guard count > 0 else { break }
+            offset += count
+            chunk.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var lineStart = 0
+                var cursor = 0
+                while cursor < count {
+                    guard let newline = memchr(base + cursor, 0x0A, count - cursor) else { break }
+                    let end = base.distance(to: UnsafeRawPointer(newline))
+                    if pending.isEmpty {
+                        readLine(UnsafeRawBufferPointer(rebasing: raw[lineStart..<end]), line, &scratch, &sink)
+                    } else {
+                        pending.append(contentsOf: raw[lineStart..<end])
+                        pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) }
+                        pending.removeAll(keepingCapacity: false)
                     }
-                } else {
-                    pending.append(contentsOf: chunk[lineStart..<index])
-                    pending.withUnsafeBytes { readLine($0, line: line, row: &row, into: &sink) }
-                    pending.removeAll(keepingCapacity: false)
+                    line += 1
+                    lineStart = end + 1
+                    cursor = end + 1
                 }
-                line += 1
-                lineStart = index + 1
+                pending.append(contentsOf: raw[lineStart..<count])
             }
-            pending.append(contentsOf: chunk[lineStart..<count])
         }
-        if !pending.isEmpty {
-            pending.withUnsafeBytes { readLine($0, line: line, row: &row, into: &sink) }
-        }
+        if !pending.isEmpty { pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) } }
+        scratch.deallocate()
+        return line - 1
     }
 
     private func readLine<Sink: RowSink>(
-        _ bytes: UnsafeRawBufferPointer, line: Int, row: inout RawRow, into sink: inout Sink
+        _ bytes: UnsafeRawBufferPointer, _ line: Int, _ scratch: inout RecordScratch, _ sink: inout Sink
     ) {
         var parser = JSONParser(bytes: bytes, line: line)
         parser.skipWhitespace()
         if parser.isAtEnd { return }
+        guard parser.current == UInt8(ascii: "{") else {
+            sink.reject(line: line, column: nil, field: nil, reason: "not a JSON object")
+            return
+        }
         do throws(JSONSyntaxError) {
-            guard parser.current == UInt8(ascii: "{") else {
-                sink.reject(line: line, column: nil, field: nil, reason: "not a JSON object")
+            if let duplicate = try scanObject(&parser, into: &scratch, line: line) {
+                sink.reject(line: line, column: nil, field: duplicate, reason: "duplicate key \(duplicate)")
                 return
             }
-            let value = try parser.parseValue()
             parser.skipWhitespace()
             guard parser.isAtEnd else { throw parser.error("unexpected text after the object") }
-            emit(value, line: line, row: &row, into: &sink)
+            sink.accept(scratch.row)
         } catch {
             sink.reject(
                 line: line, column: nil, field: nil,
@@ -72,13 +85,12 @@ struct JSONReader {
     }
 
     /// Reads a whole JSON array file; a syntax error makes the rest of the file one rejected row.
-    func readArray<Sink: RowSink>(_ file: InputFile, into sink: inout Sink) throws(GrandfatherError) {
-        let all = try file.readAll()
-        var row = RawRow(fieldCount: fieldCount)
+    func readArray<Sink: RowSink>(_ source: ByteSource, into sink: inout Sink) throws(GrandfatherError) {
+        let all = try source.readAll()
+        var scratch = RecordScratch(fieldCount: fieldCount)
+        defer { scratch.deallocate() }
         all.withUnsafeBytes { raw in
-            var start = 0
-            if raw.count >= 3, raw[0] == 0xEF, raw[1] == 0xBB, raw[2] == 0xBF { start = 3 }
-            var parser = JSONParser(bytes: raw, start: start)
+            var parser = JSONParser(bytes: raw)
             guard parser.consume(UInt8(ascii: "[")) else { return }
             if parser.consume(UInt8(ascii: "]")) {
                 trailing(&parser, into: &sink)
@@ -88,11 +100,14 @@ struct JSONReader {
                 parser.skipWhitespace()
                 let line = parser.line
                 do throws(JSONSyntaxError) {
-                    let isObject = parser.current == UInt8(ascii: "{")
-                    let value = try parser.parseValue()
-                    if isObject {
-                        emit(value, line: line, row: &row, into: &sink)
+                    if parser.current == UInt8(ascii: "{") {
+                        if let duplicate = try scanObject(&parser, into: &scratch, line: line) {
+                            sink.reject(line: line, column: nil, field: duplicate, reason: "duplicate key \(duplicate)")
+                        } else {
+                            sink.accept(scratch.row)
+                        }
                     } else {
+                        _ = try parser.parseValue()
                         sink.reject(line: line, column: nil, field: nil, reason: "array element is not an object")
                     }
                     if parser.consume(UInt8(ascii: ",")) { continue }
@@ -118,33 +133,80 @@ struct JSONReader {
         }
     }
 
-    private func emit<Sink: RowSink>(_ value: JSONValue, line: Int, row: inout RawRow, into sink: inout Sink) {
-        guard let members = value.members else { return }
-        row.reset(line: line)
-        var seen = Set<Int>()
-        for member in members {
-            guard let field = fieldIndex[member.key] else { continue }
-            guard seen.insert(field).inserted else {
-                sink.reject(line: line, column: nil, field: member.key, reason: "duplicate key \(member.key)")
-                return
+    /// Scans one object at the parser into `scratch.row`; returns the name of a known key
+    /// given twice (the row is then rejected), else `nil`.
+    private func scanObject(
+        _ parser: inout JSONParser, into scratch: inout RecordScratch, line: Int
+    ) throws(JSONSyntaxError) -> String? {
+        scratch.reset(line: line)
+        var duplicate: String?
+        _ = parser.consume(UInt8(ascii: "{"))
+        if parser.consume(UInt8(ascii: "}")) { return nil }
+        while true {
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+            let keyStart = parser.index
+            let (keyRange, keyEscaped) = try parser.scanString()
+            var field =
+                keyEscaped ? -1 : parser.withBytes { fieldIndex(UnsafeRawBufferPointer(rebasing: $0[keyRange])) }
+            if keyEscaped {
+                parser.rewind(to: keyStart)
+                let key = try parser.parseString()
+                field = fieldNames.firstIndex(of: Array(key.utf8)) ?? -1
             }
-            switch member.value {
-            case .string(let text):
-                var copy = text
-                copy.withUTF8 { row.set(field: field, column: 0, bytes: UnsafeRawBufferPointer($0)) }
-            case .number(let literal):
-                var copy = literal
-                copy.withUTF8 { row.set(field: field, column: 0, bytes: UnsafeRawBufferPointer($0)) }
-            case .bool(let flag):
-                var copy = flag ? "true" : "false"
-                copy.withUTF8 { row.set(field: field, column: 0, bytes: UnsafeRawBufferPointer($0)) }
-            case .null:
-                continue
-            case .object, .array:
-                row.setNested(field: field)
+            guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after key") }
+            parser.skipWhitespace()
+            if field >= 0, scratch.seen[field] {
+                duplicate = String(decoding: fieldNames[field], as: UTF8.self)
             }
+            if field >= 0 { scratch.seen[field] = true }
+            try scanValue(&parser, field: field, into: &scratch)
+            if parser.consume(UInt8(ascii: ",")) { continue }
+            if parser.consume(UInt8(ascii: "}")) { return duplicate }
+            throw parser.error("expected ',' or '}' in object")
         }
-        sink.accept(row)
+    }
+
+    private func scanValue(
+        _ parser: inout JSONParser, field: Int, into scratch: inout RecordScratch
+    ) throws(JSONSyntaxError) {
+        guard let byte = parser.current else { throw parser.error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "\""):
+            let start = parser.index
+            let (range, escaped) = try parser.scanString()
+            guard field >= 0 else { return }
+            if escaped {
+                parser.rewind(to: start)
+                var text = try parser.parseString()
+                text.withUTF8 { scratch.store(field: field, UnsafeRawBufferPointer($0)) }
+            } else {
+                parser.withBytes { scratch.store(field: field, UnsafeRawBufferPointer(rebasing: $0[range])) }
+            }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let range = try parser.scanNumber()
+            if field >= 0 {
+                parser.withBytes { scratch.store(field: field, UnsafeRawBufferPointer(rebasing: $0[range])) }
+            }
+        case UInt8(ascii: "t"):
+            try parser.literal("true")
+            if field >= 0 { scratch.store(field: field, text: "true") }
+        case UInt8(ascii: "f"):
+            try parser.literal("false")
+            if field >= 0 { scratch.store(field: field, text: "false") }
+        case UInt8(ascii: "n"):
+            try parser.literal("null")
+        default:
+            _ = try parser.parseValue(depth: 1)
+            if field >= 0 { scratch.row.setNested(field: field) }
+        }
+    }
+
+    private func fieldIndex(_ key: UnsafeRawBufferPointer) -> Int {
+        for (index, name) in fieldNames.enumerated() where name.count == key.count {
+            if name.elementsEqual(key) { return index }
+        }
+        return -1
     }
 
     /// The keys of the first object in a JSON array or JSON Lines file, for recognition.
@@ -158,4 +220,36 @@ struct JSONReader {
         else { return nil }
         return members.map(\.key)
     }
+}
+
+/// The reusable buffer a JSON record's values are copied into, and the row pointing at it.
+private struct RecordScratch {
+    var row: RawRow
+    var seen: [Bool]
+    private var buffer = GrowableBuffer<UInt8>(capacity: 4096)
+
+    init(fieldCount: Int) {
+        row = RawRow(fieldCount: fieldCount)
+        seen = Array(repeating: false, count: fieldCount)
+    }
+
+    mutating func reset(line: Int) {
+        buffer.removeAll()
+        row.reset(line: line, base: UnsafeRawPointer(buffer.base))
+        for index in seen.indices { seen[index] = false }
+    }
+
+    mutating func store(field: Int, _ bytes: UnsafeRawBufferPointer) {
+        let start = buffer.count
+        if let base = bytes.baseAddress, bytes.count > 0 { buffer.append(base, count: bytes.count) }
+        // Growing may move the buffer: the row always points at its current base.
+        row.base = UnsafeRawPointer(buffer.base)
+        row.set(field: field, column: 0, start: start, count: bytes.count)
+    }
+
+    mutating func store(field: Int, text: StaticString) {
+        store(field: field, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    func deallocate() { buffer.deallocate() }
 }

@@ -1,49 +1,44 @@
-/// One record as read, before normalization: the bytes of each known field, by field index.
+/// One record as read, before normalization: where the bytes of each known field lie.
 ///
-/// Readers reuse one `RawRow` for every record of a file, so reading allocates nothing
-/// per field; unknown columns and keys never reach it.
-public struct RawRow: Sendable {
-    /// Where a field's bytes lie in `bytes`, or why there are none.
-    public struct Span: Sendable, Equatable {
-        public var start: Int32
+/// A row borrows its bytes from the reader (the CSV collector's buffer, or the JSON
+/// reader's scratch buffer) and is valid only while the sink handles it, so reading copies
+/// nothing per field; unknown columns and keys never reach it.
+struct RawRow {
+    /// Where a field's bytes lie, or why there are none.
+    struct Span: Equatable {
+        var start: Int
         /// Byte count; `absent` when the field is missing, empty or JSON null; `nested` for a
         /// JSON object or array in a known field (SPEC §8.3 rejects the row).
-        public var count: Int32
+        var count: Int
         /// 1-based CSV column of the field, 0 for JSON.
-        public var column: Int32
+        var column: Int
 
-        public static let absent: Int32 = -1
-        public static let nested: Int32 = -2
+        static let absent = -1
+        static let nested = -2
     }
 
     /// The line the record starts on.
-    public var line: Int = 0
-    /// Field bytes, back to back.
-    public var bytes: [UInt8] = []
+    var line: Int = 0
+    /// The bytes the spans point into.
+    var base: UnsafeRawPointer?
     /// One span per field of the record kind.
-    public var spans: [Span]
+    var spans: [Span]
 
     /// An empty row for a kind with `fieldCount` fields.
-    public init(fieldCount: Int) {
+    init(fieldCount: Int) {
         spans = Array(repeating: Span(start: 0, count: Span.absent, column: 0), count: fieldCount)
-        bytes.reserveCapacity(1024)
     }
 
-    /// Forgets the previous record's values, keeping capacity.
-    mutating func reset(line: Int) {
+    /// Forgets the previous record's values.
+    mutating func reset(line: Int, base: UnsafeRawPointer?) {
         self.line = line
-        bytes.removeAll(keepingCapacity: true)
+        self.base = base
         for index in spans.indices { spans[index].count = Span.absent }
     }
 
-    /// Stores a field's bytes; empty means absent (SPEC §2).
-    mutating func set(field: Int, column: Int, bytes value: UnsafeRawBufferPointer) {
-        guard !value.isEmpty else {
-            spans[field] = Span(start: 0, count: Span.absent, column: Int32(column))
-            return
-        }
-        spans[field] = Span(start: Int32(bytes.count), count: Int32(value.count), column: Int32(column))
-        bytes.append(contentsOf: value)
+    /// Points a field at `count` bytes from `start`; empty means absent (SPEC §2).
+    mutating func set(field: Int, column: Int, start: Int, count: Int) {
+        spans[field] = Span(start: start, count: count > 0 ? count : Span.absent, column: column)
     }
 
     /// Marks a field as holding a nested JSON value.
@@ -53,4 +48,11 @@ public struct RawRow: Sendable {
 
     /// Whether a field has a value.
     func has(_ field: Int) -> Bool { spans[field].count > 0 }
+
+    /// The bytes of a field that has a value.
+    func bytes(_ field: Int) -> UnsafeRawBufferPointer {
+        let span = spans[field]
+        guard let base, span.count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: base + span.start, count: span.count)
+    }
 }

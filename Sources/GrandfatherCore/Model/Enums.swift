@@ -19,6 +19,16 @@ public enum ProductType: String, CaseIterable, Sendable, Codable {
 
     /// Whether the product can make a customer lapsed or refunded (every type but consumable).
     public var isDurable: Bool { self != .consumable }
+
+    /// A small stable number for fingerprints.
+    var code: UInt8 {
+        switch self {
+        case .autoRenewable: return 0
+        case .nonRenewing: return 1
+        case .nonConsumable: return 2
+        case .consumable: return 3
+        }
+    }
 }
 
 /// Whether the customer bought a transaction or has it through Family Sharing.
@@ -32,6 +42,17 @@ public enum RenewalState: String, CaseIterable, Sendable, Codable {
     case subscribed, expired, revoked
     case inBillingRetry = "in_billing_retry"
     case inGracePeriod = "in_grace_period"
+
+    /// A small stable number for fingerprints.
+    var code: UInt64 {
+        switch self {
+        case .subscribed: return 0
+        case .expired: return 1
+        case .revoked: return 2
+        case .inBillingRetry: return 3
+        case .inGracePeriod: return 4
+        }
+    }
 }
 
 /// The class a customer falls in (SPEC §4).

@@ -1,15 +1,54 @@
-/// Where the ingest stage delivers rows: normalizes each, feeds accepted records to the
-/// ledger, and keeps the file's accounting and rejections.
+import Foundation
+
+/// The ledger shared by the parsers of one run: each folds its records in under the lock.
+final class SharedLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Touched only with `lock` held.
+    private var ledger: Ledger
+
+    init(_ ledger: consuming Ledger) {
+        self.ledger = ledger
+    }
+
+    /// Runs `body` on the ledger under the lock.
+    func withLock<Result>(_ body: (inout Ledger) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&ledger)
+    }
+
+    /// Ends the fold once every reader is done.
+    func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
+        withLock { $0.finish() }
+    }
+}
+
+/// Where a reader delivers rows: normalizes each, feeds accepted records to the ledger,
+/// and keeps the accounting and rejections of the rows it saw.
+///
+/// Transactions are normalized outside the lock and folded in batches, so parsers of
+/// several ranges contend for the ledger rarely.
 struct IngestSink: RowSink {
+    static let batchSize = 4096
+
     let file: String
     let kind: RecordKind
     let normalizer: RecordNormalizer
-    var ledger: Ledger
-    var rejections: [Rejection] = []
-    var rowsRead = 0
-    var rowsAccepted = 0
-    var exactDuplicates = 0
-    var sandboxRows = 0
+    let ledger: SharedLedger
+    private(set) var rejections: [Rejection] = []
+    private(set) var rowsRead = 0
+    private(set) var rowsAccepted = 0
+    private(set) var exactDuplicates = 0
+    private(set) var sandboxRows = 0
+    private var batch: [Transaction] = []
+
+    init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: SharedLedger) {
+        self.file = file
+        self.kind = kind
+        self.normalizer = normalizer
+        self.ledger = ledger
+        if kind == .transactions { batch.reserveCapacity(Self.batchSize) }
+    }
 
     mutating func accept(_ row: RawRow) {
         rowsRead += 1
@@ -19,7 +58,7 @@ struct IngestSink: RowSink {
             case .failure(let problem):
                 reject(row.line, problem)
             case .success(let customer):
-                switch ledger.add(customer) {
+                switch ledger.withLock({ $0.add(customer) }) {
                 case .accepted:
                     acceptCustomer(customer, duplicate: false)
                 case .exactDuplicate:
@@ -36,13 +75,29 @@ struct IngestSink: RowSink {
                 reject(row.line, problem)
             case .success(let transaction):
                 rowsAccepted += 1
+                batch.append(transaction)
+                if batch.count >= Self.batchSize { flush() }
+            }
+        }
+    }
+
+    /// Folds the transactions still batched; call once the reader is done.
+    mutating func flush() {
+        guard !batch.isEmpty else { return }
+        var duplicates = 0
+        var sandbox = 0
+        ledger.withLock { ledger in
+            for transaction in batch {
                 switch ledger.add(transaction) {
                 case .folded: break
-                case .exactDuplicate: exactDuplicates += 1
-                case .sandbox: sandboxRows += 1
+                case .exactDuplicate: duplicates += 1
+                case .sandbox: sandbox += 1
                 }
             }
         }
+        exactDuplicates += duplicates
+        sandboxRows += sandbox
+        batch.removeAll(keepingCapacity: true)
     }
 
     private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {

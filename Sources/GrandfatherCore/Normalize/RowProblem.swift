@@ -18,10 +18,7 @@ struct FieldReader {
     }
 
     private func bytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let span = row.spans[index]
-        return row.bytes.withUnsafeBytes { raw in
-            body(UnsafeRawBufferPointer(rebasing: raw[Int(span.start)..<Int(span.start + span.count)]))
-        }
+        body(row.bytes(index))
     }
 
     /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3).
@@ -35,11 +32,23 @@ struct FieldReader {
     func text(_ index: Int, name: String) throws(RowProblem) -> String? {
         try checkNotNested(index, name: name)
         guard span(index).count > 0 else { return nil }
-        let value = bytes(index) { String(validating: $0, as: UTF8.self) }
+        let value = bytes(index) { Self.string($0) }
         guard let value else {
             throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
         }
         return value
+    }
+
+    /// A string from bytes that must be valid UTF-8: ASCII (nearly every id) is copied
+    /// straight in, anything else is validated.
+    static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if ASCII.isASCII(bytes) {
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+                return bytes.count
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Text of a required field.
@@ -127,5 +136,22 @@ enum DecimalText {
         if !fraction.isEmpty { text += "." + String(decoding: fraction, as: UTF8.self) }
         if negative, text != "0" { text = "-" + text }
         return text
+    }
+}
+
+/// Word-at-a-time ASCII checks for the byte-level readers.
+enum ASCII {
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if base.load(fromByteOffset: offset, as: UInt8.self) & 0x80 != 0 { return false }
+            offset += 1
+        }
+        return true
     }
 }

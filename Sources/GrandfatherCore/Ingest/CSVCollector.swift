@@ -1,0 +1,184 @@
+/// Gathers libcsv's callbacks for one chunk: field bytes back to back, record boundaries,
+/// and the physical line each record starts on (libcsv reports none, so lines are counted
+/// from the terminators it reports and the line breaks inside quoted fields).
+///
+/// The callbacks run once per field, tens of millions of times per file, so the state is a
+/// plain struct behind a raw pointer with manually grown buffers: no reference counting,
+/// no bounds or uniqueness checks on the hot path.
+struct CSVCollector {
+    struct Record {
+        var firstField: Int
+        var firstByte: Int
+        var fieldCount: Int
+        var line: Int
+    }
+
+    private(set) var bytes = GrowableBuffer<UInt8>(capacity: 1 << 21)
+    /// End offset in `bytes` of every field collected.
+    private(set) var fieldEnds = GrowableBuffer<Int>(capacity: 1 << 16)
+    private(set) var records = GrowableBuffer<Record>(capacity: 1 << 14)
+    /// The line the next byte is on.
+    private(set) var currentLine: Int
+    private(set) var recordStartLine: Int
+    private(set) var fieldsInRecord = 0
+    private var recordFirstField = 0
+    private var recordFirstByte = 0
+    private var lastTerminatorWasCR = false
+
+    init(firstLine: Int = 1) {
+        currentLine = firstLine
+        recordStartLine = firstLine
+    }
+
+    func deallocate() {
+        bytes.deallocate()
+        fieldEnds.deallocate()
+        records.deallocate()
+    }
+
+    /// The line a record still in progress started on (for a quote that never closes).
+    var pendingRecordLine: Int { fieldsInRecord > 0 ? recordStartLine : currentLine }
+
+    /// The bytes of field `index` (absolute index into `fieldEnds`) of `record`.
+    func field(_ column: Int, of record: Record) -> UnsafeRawBufferPointer {
+        let index = record.firstField + column
+        let start = column == 0 ? record.firstByte : fieldEnds[index - 1]
+        return UnsafeRawBufferPointer(start: bytes.base + start, count: fieldEnds[index] - start)
+    }
+
+    mutating func field(_ data: UnsafeRawPointer?, _ length: Int) {
+        if fieldsInRecord == 0 {
+            recordStartLine = currentLine
+            recordFirstField = fieldEnds.count
+            recordFirstByte = bytes.count
+        }
+        if let data, length > 0 {
+            bytes.append(data, count: length)
+            if LineBreaks.mayContain(data, length) { currentLine += LineBreaks.count(data, length) }
+        }
+        fieldEnds.append(bytes.count)
+        fieldsInRecord += 1
+        lastTerminatorWasCR = false
+    }
+
+    mutating func endRecord(_ terminator: Int32) {
+        if fieldsInRecord == 0 {
+            // A blank line, or the LF of a CRLF whose CR ended the previous record.
+            if terminator == 0x0A, lastTerminatorWasCR {
+                lastTerminatorWasCR = false
+                return
+            }
+            if terminator == 0x0A || terminator == 0x0D { currentLine += 1 }
+            lastTerminatorWasCR = terminator == 0x0D
+            return
+        }
+        records.append(
+            Record(
+                firstField: recordFirstField, firstByte: recordFirstByte, fieldCount: fieldsInRecord,
+                line: recordStartLine))
+        fieldsInRecord = 0
+        if terminator == 0x0A || terminator == 0x0D { currentLine += 1 }
+        lastTerminatorWasCR = terminator == 0x0D
+    }
+
+    /// Drops delivered records, keeping the fields of a record still in progress.
+    mutating func compact() {
+        records.removeAll()
+        if fieldsInRecord == 0 {
+            bytes.removeAll()
+            fieldEnds.removeAll()
+            return
+        }
+        let keptBytes = bytes.count - recordFirstByte
+        UnsafeMutableRawPointer(bytes.base).copyMemory(from: bytes.base + recordFirstByte, byteCount: keptBytes)
+        bytes.count = keptBytes
+        let keptFields = fieldEnds.count - recordFirstField
+        for index in 0..<keptFields { fieldEnds[index] = fieldEnds[recordFirstField + index] - recordFirstByte }
+        fieldEnds.count = keptFields
+        recordFirstField = 0
+        recordFirstByte = 0
+    }
+}
+
+/// A buffer of trivial values that grows by doubling; the owner deallocates it.
+struct GrowableBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    subscript(index: Int) -> Element {
+        get { base[index] }
+        nonmutating set { base[index] = newValue }
+    }
+
+    mutating func append(_ value: Element) {
+        if count == capacity { grow(to: count + 1) }
+        (base + count).initialize(to: value)
+        count += 1
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    func deallocate() { base.deallocate() }
+
+    mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
+
+extension GrowableBuffer where Element == UInt8 {
+    mutating func append(_ data: UnsafeRawPointer, count length: Int) {
+        if count + length > capacity { grow(to: count + length) }
+        UnsafeMutableRawPointer(base + count).copyMemory(from: data, byteCount: length)
+        count += length
+    }
+}
+
+/// Physical line breaks (LF, CRLF, a lone CR) in field bytes.
+enum LineBreaks {
+    /// A word-at-a-time test for LF or CR bytes; false means certainly none.
+    @inline(__always)
+    static func mayContain(_ data: UnsafeRawPointer, _ length: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= length {
+            let word = data.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if hasByte(word, 0x0A) || hasByte(word, 0x0D) { return true }
+            offset += 8
+        }
+        while offset < length {
+            let byte = data.load(fromByteOffset: offset, as: UInt8.self)
+            if byte == 0x0A || byte == 0x0D { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Counts line breaks, a CRLF counting once.
+    static func count(_ data: UnsafeRawPointer, _ length: Int) -> Int {
+        var breaks = 0
+        var previous: UInt8 = 0
+        for offset in 0..<length {
+            let byte = data.load(fromByteOffset: offset, as: UInt8.self)
+            if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { breaks += 1 }
+            previous = byte
+        }
+        return breaks
+    }
+}

@@ -1,0 +1,127 @@
+import Dispatch
+import Foundation
+
+/// Reads one input file into the shared ledger: large CSV and JSON Lines files as several
+/// ranges parsed at once (one per core and then some, for balance), with the file's SHA-256
+/// computed alongside; everything else as one range.
+enum FileIngest {
+    /// How many ranges a large file is cut into.
+    static var parts: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) * 4 }
+
+    /// Reads `description` and returns its accounting and rejections (in line order).
+    static func read(
+        _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: SharedLedger,
+        parts: Int = FileIngest.parts
+    ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
+        let source = try ByteSource(path: description.path)
+        let ranges =
+            description.kind == .transactions
+            ? try RecordSplitter.ranges(for: source, format: description.format, parts: parts)
+            : [source.dataStart..<source.size]
+
+        let slots = ResultSlots<RangeResult>(count: ranges.count + 1)
+        // Job 0 hashes the file; jobs 1… parse one range each.
+        DispatchQueue.concurrentPerform(iterations: ranges.count + 1) { job in
+            if job == 0 {
+                slots.store(0, Result { () throws(GrandfatherError) in RangeResult(digest: try source.sha256()) })
+                return
+            }
+            let range = ranges[job - 1]
+            slots.store(
+                job,
+                Result { () throws(GrandfatherError) in
+                    var sink = IngestSink(
+                        file: description.path, kind: description.kind, normalizer: normalizer, ledger: ledger)
+                    let lineBreaks: Int
+                    switch description.format {
+                    case .csv:
+                        lineBreaks = try CSVReader(header: header ?? [], kind: description.kind)
+                            .read(source, range: range, isFirst: job == 1, into: &sink).lineBreaks
+                    case .jsonLines:
+                        lineBreaks = try JSONReader(kind: description.kind).readLines(source, range: range, into: &sink)
+                    case .jsonArray:
+                        try JSONReader(kind: description.kind).readArray(source, into: &sink)
+                        lineBreaks = 0
+                    }
+                    sink.flush()
+                    return RangeResult(sink: sink, lineBreaks: lineBreaks)
+                })
+        }
+
+        var report = InputReport(
+            path: description.path, format: description.format, kind: description.kind,
+            sizeBytes: Int64(source.size), sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
+            exactDuplicates: 0, sandboxRows: 0)
+        var rejections: [Rejection] = []
+        var lineOffset = 0
+        for job in 0...ranges.count {
+            let result = try slots.take(job)
+            if job == 0 {
+                report.sha256 = result.digest
+                continue
+            }
+            report.rowsRead += result.rowsRead
+            report.rowsAccepted += result.rowsAccepted
+            report.exactDuplicates += result.exactDuplicates
+            report.sandboxRows += result.sandboxRows
+            for var rejection in result.rejections {
+                rejection.line += lineOffset
+                rejections.append(rejection)
+            }
+            lineOffset += result.lineBreaks
+        }
+        report.rowsRejected = rejections.count
+        return (report, rejections)
+    }
+}
+
+/// What one job produced.
+private struct RangeResult: Sendable {
+    var digest = ""
+    var rowsRead = 0
+    var rowsAccepted = 0
+    var exactDuplicates = 0
+    var sandboxRows = 0
+    var rejections: [Rejection] = []
+    var lineBreaks = 0
+
+    init(digest: String) {
+        self.digest = digest
+    }
+
+    init(sink: IngestSink, lineBreaks: Int) {
+        rowsRead = sink.rowsRead
+        rowsAccepted = sink.rowsAccepted
+        exactDuplicates = sink.exactDuplicates
+        sandboxRows = sink.sandboxRows
+        rejections = sink.rejections
+        self.lineBreaks = lineBreaks
+    }
+}
+
+/// One slot per concurrent job, each written by its own job only, read after all finished.
+final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Result<Value, GrandfatherError>?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    /// Distinct jobs write distinct slots of storage allocated up front: no two touch one.
+    func store(_ index: Int, _ result: Result<Value, GrandfatherError>) {
+        slots[index] = result
+    }
+
+    func take(_ index: Int) throws(GrandfatherError) -> Value {
+        guard let result = slots[index] else { throw .internal("a parsing job produced nothing") }
+        return try result.get()
+    }
+}

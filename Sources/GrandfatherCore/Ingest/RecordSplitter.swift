@@ -1,0 +1,113 @@
+import Foundation
+
+/// Chooses where to cut a file into ranges that can be parsed at once (one parser per
+/// range, SPEC-identical to one pass): every cut lies just after a line feed that ends a
+/// record. For JSON Lines any line feed does; for CSV only one outside quotes, as libcsv
+/// reads them, which a scan of the quotes from the start of the data proves.
+enum RecordSplitter {
+    /// Files smaller than this are read as one range.
+    static let minimumPartSize = 16 << 20
+
+    /// Ranges covering `source` from its data start, about `parts` of them.
+    static func ranges(
+        for source: ByteSource, format: InputFormat, parts requested: Int
+    ) throws(GrandfatherError) -> [Range<Int>] {
+        let start = source.dataStart
+        let length = source.size - start
+        let parts = max(1, min(requested, length / minimumPartSize))
+        guard parts > 1, format != .jsonArray else { return [start..<source.size] }
+        let targets = (1..<parts).map { start + length / parts * $0 }
+        let cuts: [Int]
+        switch format {
+        case .csv: cuts = try csvCuts(source, targets: targets)
+        case .jsonLines: cuts = try lineCuts(source, targets: targets)
+        case .jsonArray: cuts = []
+        }
+        var bounds = [start]
+        for cut in cuts where cut > bounds[bounds.count - 1] && cut < source.size { bounds.append(cut) }
+        bounds.append(source.size)
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+
+    /// The offset after the first line feed at or after each target.
+    private static func lineCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+        var cuts: [Int] = []
+        var chunk: [UInt8] = []
+        for target in targets {
+            var offset = target
+            var found: Int?
+            while found == nil, case let count = try source.read(at: offset, count: 1 << 16, into: &chunk), count > 0 {
+                found = chunk[0..<count].firstIndex(of: 0x0A).map { offset + $0 + 1 }
+                offset += count
+            }
+            if let found { cuts.append(found) }
+        }
+        return cuts
+    }
+
+    /// libcsv's quote states, as far as they decide where records end.
+    private enum QuoteState {
+        case unquoted
+        case quoted
+        /// A quote inside a quoted field: the next byte decides (SPEC §8.2, lenient quotes).
+        case quoteInQuoted
+    }
+
+    /// The offset after the first line feed outside quotes at or after each target.
+    private static func csvCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+        var cuts: [Int] = []
+        var pending = targets[...]
+        var state = QuoteState.unquoted
+        var previous: UInt8 = 0x0A  // the data start counts as a line start
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+        var chunkStart = source.dataStart
+        while !pending.isEmpty,
+            case let count = try source.read(at: chunkStart, count: ByteSource.chunkSize, into: &chunk), count > 0
+        {
+            chunk.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var index = 0
+                while index < count, !pending.isEmpty {
+                    switch state {
+                    case .unquoted:
+                        let quote = memchr(base + index, 0x22, count - index).map { base.distance(to: $0) } ?? count
+                        // Targets before the next quote: the first line feed after each is a cut.
+                        while let target = pending.first, target < chunkStart + quote {
+                            let from = max(index, target - chunkStart)
+                            guard let feed = memchr(base + from, 0x0A, quote - from) else { break }
+                            cuts.append(chunkStart + base.distance(to: feed) + 1)
+                            pending.removeFirst()
+                        }
+                        guard quote < count else {
+                            previous = raw[count - 1]
+                            index = count
+                            continue
+                        }
+                        let before = quote > 0 ? raw[quote - 1] : previous
+                        // A quote opens a quoted field only where a field starts.
+                        if before == 0x2C || before == 0x0A || before == 0x0D { state = .quoted }
+                        index = quote + 1
+                    case .quoted:
+                        guard let quote = memchr(base + index, 0x22, count - index) else {
+                            index = count
+                            continue
+                        }
+                        index = base.distance(to: quote) + 1
+                        state = .quoteInQuoted
+                    case .quoteInQuoted:
+                        let byte = raw[index]
+                        if byte == 0x2C || byte == 0x0A || byte == 0x0D {
+                            state = .unquoted  // the field ended; the unquoted scan reads this byte
+                        } else {
+                            state = .quoted  // a doubled quote, or a stray one that keeps the field open
+                            index += 1
+                        }
+                    }
+                }
+                if count > 0 { previous = raw[count - 1] }
+            }
+            chunkStart += count
+        }
+        return cuts
+    }
+}
