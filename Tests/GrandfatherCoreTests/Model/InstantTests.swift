@@ -1,0 +1,57 @@
+import Testing
+
+@testable import GrandfatherCore
+
+/// Instants print as ISO-8601 in UTC, the form every report uses.
+struct InstantTests {
+    @Test(
+        "ISO-8601 in UTC, with a fraction only when there is one",
+        arguments: [
+            (Int64(0), "1970-01-01T00:00:00Z"),
+            (1_709_251_200_000_000, "2024-03-01T00:00:00Z"),
+            (1_709_251_199_000_000, "2024-02-29T23:59:59Z"),
+            (1_717_200_000_000_000, "2024-06-01T00:00:00Z"),
+            (1_500_000, "1970-01-01T00:00:01.500Z"),
+            (1_000_001, "1970-01-01T00:00:01.000001Z"),
+            (123_456, "1970-01-01T00:00:00.123456Z"),
+            (120_000, "1970-01-01T00:00:00.120Z"),
+            (1_000, "1970-01-01T00:00:00.001Z"),
+            (1, "1970-01-01T00:00:00.000001Z"),
+            // Before the epoch.
+            (-1, "1969-12-31T23:59:59.999999Z"),
+            (-1_000, "1969-12-31T23:59:59.999Z"),
+            (-1_000_000, "1969-12-31T23:59:59Z"),
+            (-86_400_000_000, "1969-12-31T00:00:00Z"),
+            (-500_000, "1969-12-31T23:59:59.500Z"),
+            (-62_135_596_800_000_000, "0001-01-01T00:00:00Z"),
+            (253_402_300_799_000_000, "9999-12-31T23:59:59Z"),
+        ])
+    func iso8601(microseconds: Int64, text: String) {
+        let instant = Instant(microseconds: microseconds)
+        #expect(instant.iso8601 == text)
+        #expect(instant.description == text)
+    }
+
+    @Test("whole seconds and microseconds agree")
+    func seconds() {
+        #expect(Instant(seconds: 1_709_251_200) == Instant(microseconds: 1_709_251_200_000_000))
+        #expect(Instant(seconds: -1) == Instant(microseconds: -1_000_000))
+    }
+
+    @Test("instants order by time")
+    func order() {
+        #expect(Instant(microseconds: -1) < Instant(microseconds: 0))
+        #expect(Instant(seconds: 1) < Instant(microseconds: 1_000_001))
+        #expect(!(Instant(seconds: 1) < Instant(seconds: 1)))
+    }
+
+    @Test("adding seconds moves the instant and saturates instead of trapping")
+    func adding() {
+        let cutover = Instant(seconds: 1_709_251_200)
+        #expect(cutover.adding(seconds: -86_400) == Instant(seconds: 1_709_164_800))
+        #expect(cutover.adding(seconds: 30 * 86_400).iso8601 == "2024-03-31T00:00:00Z")
+        #expect(cutover.adding(seconds: .max) == Instant(microseconds: .max))
+        #expect(cutover.adding(seconds: .min) == Instant(microseconds: .min))
+        #expect(Instant(microseconds: .max - 10).adding(seconds: 1) == Instant(microseconds: .max))
+    }
+}
