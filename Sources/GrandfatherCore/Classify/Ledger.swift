@@ -6,7 +6,7 @@ struct Ledger: ~Copyable {
     let policy: Policy
     let asOf: Instant
 
-    private var index: [String: Int32] = [:]
+    private var index: [CustomerKey: Int32] = [:]
     /// The record of each slot; for an id seen only in transactions, the orphan it would make.
     private var records: [Customer] = []
     /// Whether a customers input gave the slot its record.
@@ -32,9 +32,10 @@ struct Ledger: ~Copyable {
     }
 
     private mutating func slot(for id: String) -> Int {
-        if let existing = index[id] { return Int(existing) }
+        let key = CustomerKey(id)
+        if let existing = index[key] { return Int(existing) }
         let slot = records.count
-        index[id] = Int32(slot)
+        index[key] = Int32(slot)
         records.append(Customer.orphan(id: id))
         hasRecord.append(false)
         activities.append(CustomerActivity())
@@ -105,5 +106,24 @@ struct Ledger: ~Copyable {
         customers.removeSubrange(survivors...)
         kept.removeSubrange(survivors...)
         return (customers, kept)
+    }
+}
+
+/// A customer id compared by its exact code points: two spellings that Unicode calls
+/// equivalent (NFC and NFD "café") are different ids, as in any database.
+struct CustomerKey: Hashable {
+    var id: String
+
+    init(_ id: String) {
+        self.id = id
+    }
+
+    static func == (lhs: CustomerKey, rhs: CustomerKey) -> Bool {
+        lhs.id.utf8.elementsEqual(rhs.id.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var id = self.id
+        id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -78,18 +78,37 @@ public enum CutoverBasis: String, CaseIterable, Sendable, Codable {
     case version, date, either, both
 }
 
-extension RawRepresentable where Self: CaseIterable, RawValue == String {
+/// A closed vocabulary read from bytes case-insensitively (SPEC §8.4).
+protocol Vocabulary: RawRepresentable, CaseIterable where RawValue == String {
+    /// Each value's spelling as bytes, built once (`allCases` would allocate on every call).
+    static var spellings: [(bytes: [UInt8], value: Self)] { get }
+}
+
+extension Vocabulary {
+    static func makeSpellings() -> [(bytes: [UInt8], value: Self)] {
+        allCases.map { (Array($0.rawValue.utf8), $0) }
+    }
+
     /// Reads a value case-insensitively from raw bytes (ASCII case folding; every
     /// vocabulary here is ASCII, so other bytes can never match).
-    static func parse<Bytes: Collection>(caseInsensitive bytes: Bytes) -> Self? where Bytes.Element == UInt8 {
-        for candidate in allCases {
-            let raw = candidate.rawValue.utf8
-            guard raw.count == bytes.count else { continue }
-            if zip(raw, bytes).allSatisfy({ $0 == asciiLowercased($1) }) { return candidate }
+    static func parse(caseInsensitive bytes: UnsafeRawBufferPointer) -> Self? {
+        for (spelling, value) in spellings where spelling.count == bytes.count {
+            var equal = true
+            for index in 0..<spelling.count where spelling[index] != asciiLowercased(bytes[index]) {
+                equal = false
+                break
+            }
+            if equal { return value }
         }
         return nil
     }
 }
+
+extension Platform: Vocabulary { static let spellings = makeSpellings() }
+extension Environment: Vocabulary { static let spellings = makeSpellings() }
+extension ProductType: Vocabulary { static let spellings = makeSpellings() }
+extension OwnershipType: Vocabulary { static let spellings = makeSpellings() }
+extension RenewalState: Vocabulary { static let spellings = makeSpellings() }
 
 @inline(__always)
 func asciiLowercased(_ byte: UInt8) -> UInt8 {

@@ -60,9 +60,9 @@ struct FieldReader {
     }
 
     /// A closed vocabulary value, case-insensitive; `nil` when absent.
-    func enumeration<Value: RawRepresentable & CaseIterable>(
+    func enumeration<Value: Vocabulary>(
         _ index: Int, name: String, as type: Value.Type
-    ) throws(RowProblem) -> Value? where Value.RawValue == String {
+    ) throws(RowProblem) -> Value? {
         try checkNotNested(index, name: name)
         guard span(index).count > 0 else { return nil }
         if let value = bytes(index, { Value.parse(caseInsensitive: $0) }) { return value }
@@ -109,33 +109,49 @@ enum DecimalText {
     /// The canonical form (`04.990` → `4.99`, `-0.0` → `0`), or `nil` when not a decimal.
     static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
         var index = 0
-        var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
-        }
-        var integer: [UInt8] = []
-        while index < bytes.count, bytes[index] &- 0x30 <= 9 {
-            integer.append(bytes[index])
-            index += 1
-        }
-        guard !integer.isEmpty else { return nil }
-        var fraction: [UInt8] = []
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let integerStart = index
+        while index < bytes.count, bytes[index] &- 0x30 <= 9 { index += 1 }
+        let integerEnd = index
+        guard integerEnd > integerStart else { return nil }
+        var fractionStart = index
+        var fractionEnd = index
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            while index < bytes.count, bytes[index] &- 0x30 <= 9 {
-                fraction.append(bytes[index])
-                index += 1
-            }
-            guard !fraction.isEmpty else { return nil }
+            fractionStart = index
+            while index < bytes.count, bytes[index] &- 0x30 <= 9 { index += 1 }
+            fractionEnd = index
+            guard fractionEnd > fractionStart else { return nil }
         }
         guard index == bytes.count else { return nil }
-        while integer.count > 1, integer.first == UInt8(ascii: "0") { integer.removeFirst() }
-        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        var text = String(decoding: integer, as: UTF8.self)
-        if !fraction.isEmpty { text += "." + String(decoding: fraction, as: UTF8.self) }
-        if negative, text != "0" { text = "-" + text }
-        return text
+        var firstDigit = integerStart
+        while firstDigit < integerEnd - 1, bytes[firstDigit] == UInt8(ascii: "0") { firstDigit += 1 }
+        while fractionEnd > fractionStart, bytes[fractionEnd - 1] == UInt8(ascii: "0") { fractionEnd -= 1 }
+        let isZero = integerEnd - firstDigit == 1 && bytes[firstDigit] == UInt8(ascii: "0") && fractionEnd == fractionStart
+        let sign = negative && !isZero ? 1 : 0
+        let fraction = fractionEnd > fractionStart ? 1 + fractionEnd - fractionStart : 0
+        let length = sign + integerEnd - firstDigit + fraction
+        return String(unsafeUninitializedCapacity: length) { out in
+            var position = 0
+            if sign == 1 {
+                out[0] = UInt8(ascii: "-")
+                position = 1
+            }
+            for offset in firstDigit..<integerEnd {
+                out[position] = bytes[offset]
+                position += 1
+            }
+            if fraction > 0 {
+                out[position] = UInt8(ascii: ".")
+                position += 1
+                for offset in fractionStart..<fractionEnd {
+                    out[position] = bytes[offset]
+                    position += 1
+                }
+            }
+            return position
+        }
     }
 }
 

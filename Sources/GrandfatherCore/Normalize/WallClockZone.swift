@@ -13,10 +13,9 @@ public struct WallClockZone: Sendable, Equatable {
     /// `nil` when the identifier is not a known IANA zone.
     public init?(identifier: String) {
         // Foundation also accepts abbreviations and GMT offsets; the policy asks for an IANA name.
-        guard identifier.contains("/") || identifier == "UTC",
-            TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC",
-            let zone = TimeZone(identifier: identifier)
-        else { return nil }
+        guard identifier.contains("/") || identifier == "UTC", let zone = TimeZone(identifier: identifier) else {
+            return nil
+        }
         self.identifier = identifier
         self.zone = zone
     }

@@ -37,7 +37,7 @@ enum SnapshotSchema {
                 cutover_version TEXT,
                 before_cutover_by_version INTEGER CHECK (before_cutover_by_version IN (0, 1)),
                 before_cutover_by_date INTEGER CHECK (before_cutover_by_date IN (0, 1))
-            )
+            ) WITHOUT ROWID
             """,
             """
             CREATE TABLE customer_flags (

@@ -54,41 +54,60 @@ enum SnapshotWriter {
     }
 
     private static func insertCatalog(_ db: Database) throws {
-        let insert = try db.makeStatement(sql: "INSERT INTO flag_catalog VALUES (?, ?, ?)")
+        var insert = try BulkInsert(db, sql: "INSERT INTO flag_catalog VALUES (?, ?, ?)")
         for flag in Flag.allCases.sorted() {
-            try insert.execute(arguments: [flag.code, flag.severity.rawValue, flag.explanation])
+            try insert.bind(flag.code)
+            try insert.bind(flag.severity.rawValue)
+            try insert.bind(flag.explanation)
+            try insert.step()
         }
     }
 
+    /// Customers, their flags and their grants, in customer-id order (the key order of all three).
     private static func insertCustomers(_ audit: Audit, _ db: Database) throws {
-        let customer = try db.makeStatement(
-            sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let flag = try db.makeStatement(sql: "INSERT INTO customer_flags VALUES (?, ?)")
-        let grant = try db.makeStatement(sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
+        var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
+        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
         for result in audit.customers {
             let record = result.customer
-            try customer.execute(arguments: [
-                record.id, record.platform?.rawValue, record.originalAppVersion, record.originalPurchaseDate?.iso8601,
-                record.environment.rawValue, record.preorderDate?.iso8601, record.storefront,
-                result.customerClass.rawValue, record.isOrphan ? 1 : 0, result.answers.cutoverVersion?.text,
-                result.answers.byVersion.map { $0 ? 1 : 0 }, result.answers.byDate.map { $0 ? 1 : 0 },
-            ])
-            for code in result.flags { try flag.execute(arguments: [record.id, code.code]) }
+            try customer.bind(record.id)
+            try customer.bind(record.platform?.rawValue)
+            try customer.bind(record.originalAppVersion)
+            try customer.bind(record.originalPurchaseDate?.iso8601)
+            try customer.bind(record.environment.rawValue)
+            try customer.bind(record.preorderDate?.iso8601)
+            try customer.bind(record.storefront)
+            try customer.bind(result.customerClass.rawValue)
+            try customer.bind(record.isOrphan)
+            try customer.bind(result.answers.cutoverVersion?.text)
+            try customer.bind(result.answers.byVersion)
+            try customer.bind(result.answers.byDate)
+            try customer.step()
+            for code in result.flags {
+                try flag.bind(record.id)
+                try flag.bind(code.code)
+                try flag.step()
+            }
             for entitlement in result.entitlements {
-                try grant.execute(arguments: [
-                    record.id, entitlement.entitlement, entitlement.source.rawValue, entitlement.transactionID,
-                    entitlement.expiresDate?.iso8601,
-                ])
+                try grant.bind(record.id)
+                try grant.bind(entitlement.entitlement)
+                try grant.bind(entitlement.source.rawValue)
+                try grant.bind(entitlement.transactionID)
+                try grant.bind(entitlement.expiresDate?.iso8601)
+                try grant.step()
             }
         }
     }
 
     private static func insertRejections(_ audit: Audit, _ db: Database) throws {
-        let insert = try db.makeStatement(sql: "INSERT INTO rejected_rows VALUES (?, ?, ?, ?, ?)")
+        var insert = try BulkInsert(db, sql: "INSERT INTO rejected_rows VALUES (?, ?, ?, ?, ?)")
         for rejection in audit.rejections {
-            try insert.execute(arguments: [
-                rejection.file, rejection.line, rejection.column, rejection.field, rejection.reason,
-            ])
+            try insert.bind(rejection.file)
+            try insert.bind(rejection.line)
+            try insert.bind(rejection.column)
+            try insert.bind(rejection.field)
+            try insert.bind(rejection.reason)
+            try insert.step()
         }
     }
 
