@@ -128,7 +128,8 @@ enum DecimalText {
         var firstDigit = integerStart
         while firstDigit < integerEnd - 1, bytes[firstDigit] == UInt8(ascii: "0") { firstDigit += 1 }
         while fractionEnd > fractionStart, bytes[fractionEnd - 1] == UInt8(ascii: "0") { fractionEnd -= 1 }
-        let isZero = integerEnd - firstDigit == 1 && bytes[firstDigit] == UInt8(ascii: "0") && fractionEnd == fractionStart
+        let isZero =
+            integerEnd - firstDigit == 1 && bytes[firstDigit] == UInt8(ascii: "0") && fractionEnd == fractionStart
         let sign = negative && !isZero ? 1 : 0
         let fraction = fractionEnd > fractionStart ? 1 + fractionEnd - fractionStart : 0
         let length = sign + integerEnd - firstDigit + fraction
