@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Benchmark: Grandfather against the DuckDB script on the same generated data.
+
+    python3 bench/run.py [--customers N] [--runs R] [--seed S] [--history-factor K] [--debug]
+
+Run it through scripts/bench, which first installs what it needs (scripts/bootstrap, and
+DuckDB with pip when `import duckdb` fails). This script:
+1. builds grandfather (release with warnings as errors; --debug: scripts/build, debug);
+2. generates the data set with bench/generate.py into .bench-data/c<N>-k<K>-s<S>/, unless
+   it is already there from the same generator (written to a temporary folder and renamed,
+   so an interrupted generation is never reused);
+3. runs `grandfather audit` and bench/baseline_duckdb.py alternately, R times each, on the
+   same files, and prints each one's median wall time and peak RSS and the ratios
+   Grandfather/DuckDB;
+4. compares every customer's class and the script's six flags, leaving out the customers
+   the script cannot judge (class excluded, orphan customers, customers with any sandbox
+   transaction), and exits 1 when they do not all agree.
+
+The last run's outputs stay in .bench-data/last-run/ for inspection.
+"""
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shlex
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+DATA_ROOT = os.path.join(ROOT, ".bench-data")
+POLICY = os.path.join("bench", "policy.json")
+AS_OF = "2026-11-01T00:00:00Z"
+FLAGS = ["bought_just_before_cutover", "grandfathered_and_subscribed", "naive_version_trap",
+         "billing_retry", "family_shared_only", "missing_original_version"]
+CLASSES = ["grandfathered", "subscriber", "lapsed", "new"]
+REASONS = ["class excluded (sandbox customer)", "orphan customer",
+           "customer with a sandbox transaction"]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def shell_line(cmd):
+    return " ".join(shlex.quote(c) for c in cmd)
+
+
+def run_checked(cmd, **kw):
+    log("$ " + shell_line(cmd))
+    subprocess.run(cmd, cwd=ROOT, check=True, stdout=sys.stderr, **kw)
+
+
+def machine():
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(f.readline().split()[1])
+            mem = ", %.1f GiB memory" % (kib / 1024 / 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    return "%d cores (nproc), %s%s, %s" % (len(os.sched_getaffinity(0)), model, mem,
+                                          platform.platform())
+
+
+def build(debug):
+    if debug:
+        run_checked(["scripts/build", "--product", "grandfather"])
+        bin_cmd = ["swift", "build", "--show-bin-path"]
+    else:
+        run_checked(["swift", "build", "-c", "release", "-Xswiftc", "-warnings-as-errors",
+                     "--product", "grandfather"])
+        bin_cmd = ["swift", "build", "-c", "release", "--show-bin-path"]
+    out = subprocess.run(bin_cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    binary = os.path.join(out.strip().splitlines()[-1], "grandfather")
+    if not os.access(binary, os.X_OK):
+        sys.exit("bench: error: no grandfather binary at %s" % binary)
+    return binary
+
+
+def generator_digest():
+    with open(os.path.join(BENCH, "generate.py"), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def dataset(customers, history_factor, seed):
+    """The cached data folder; generated (into a temporary folder, then renamed) when missing
+    or made by another version of the generator."""
+    name = "c%d-k%d-s%d" % (customers, history_factor, seed)
+    final = os.path.join(DATA_ROOT, name)
+    digest = generator_digest()
+    stamp = os.path.join(final, "generator.sha256")
+    gen_cmd = [sys.executable, "bench/generate.py", "--customers", str(customers), "--seed",
+               str(seed), "--history-factor", str(history_factor), "--out"]
+    if os.path.isdir(final):
+        try:
+            with open(stamp) as f:
+                if f.read().strip() == digest:
+                    log("bench: reusing %s" % os.path.relpath(final, ROOT))
+                    return final, gen_cmd + [os.path.relpath(final, ROOT)], None
+        except OSError:
+            pass
+        log("bench: %s was made by another version of bench/generate.py: regenerating"
+            % os.path.relpath(final, ROOT))
+        shutil.rmtree(final)
+    os.makedirs(DATA_ROOT, exist_ok=True)
+    for entry in os.listdir(DATA_ROOT):  # leftovers of interrupted generations
+        if entry.startswith(".tmp-"):
+            pid = entry.rsplit("-", 1)[-1]
+            if pid.isdigit() and not os.path.exists("/proc/%s" % pid):
+                shutil.rmtree(os.path.join(DATA_ROOT, entry), ignore_errors=True)
+    tmp = os.path.join(DATA_ROOT, ".tmp-%s-%d" % (name, os.getpid()))
+    shutil.rmtree(tmp, ignore_errors=True)
+    cmd = gen_cmd + [os.path.relpath(tmp, ROOT)]
+    t0 = time.monotonic()
+    try:
+        run_checked(cmd)
+        with open(os.path.join(tmp, "generator.sha256"), "w") as f:
+            f.write(digest + "\n")
+        os.rename(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final, gen_cmd + [os.path.relpath(final, ROOT)], time.monotonic() - t0
+
+
+def measure(cmd, log_path):
+    """Runs cmd; returns (exit code, wall seconds, peak RSS in MiB, CPU seconds)."""
+    with open(log_path + ".stdout", "w") as out, open(log_path + ".stderr", "w") as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+    code = os.waitstatus_to_exitcode(status)
+    p.returncode = code
+    # ru_maxrss is in KiB on Linux
+    return code, wall, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
+
+
+def fail_run(name, code, log_path):
+    with open(log_path + ".stderr", errors="replace") as f:
+        err = f.read()
+    sys.stdout.flush()
+    log("bench: error: %s exited %d; its stderr (%s.stderr):\n%s" % (name, code, log_path,
+                                                                     err[-4000:]))
+    sys.exit(1)
+
+
+def human_size(n):
+    return "%.1f MB" % (n / 1e6)
+
+
+def load_grandfather(snapshot):
+    db = sqlite3.connect("file:%s?mode=ro" % snapshot, uri=True)
+    customers = {cid: (cls, orphan) for cid, cls, orphan in
+                 db.execute("SELECT customer_id, class, is_orphan FROM customers")}
+    flags = {}
+    q = "SELECT customer_id, flag FROM customer_flags WHERE flag IN (%s)" % ",".join("?" * len(FLAGS))
+    for cid, flag in db.execute(q, FLAGS):
+        flags.setdefault(cid, set()).add(flag)
+    run = db.execute("SELECT rows_read, rows_accepted, rows_rejected, customers FROM runs "
+                     "ORDER BY started_at DESC LIMIT 1").fetchone()
+    db.close()
+    return customers, flags, run
+
+
+def load_duckdb(path):
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    result = {cid: (cls, frozenset(f for f in (flags or "").split(",") if f))
+              for cid, cls, flags in db.execute("SELECT customer_id, class, flags FROM classification")}
+    db.close()
+    return result
+
+
+def compare(snapshot, duck_path, manifest):
+    gf_customers, gf_flags, run = load_grandfather(snapshot)
+    duck = load_duckdb(duck_path)
+    sandbox_tx = set(manifest["sandbox_transaction_customers"])
+    print()
+    print("Grandfather's run: rows read %d, accepted %d, rejected %d; %d customers"
+          % tuple(run))
+    left_out = [0, 0, 0]
+    multiple = 0
+    compared = 0
+    class_ok = 0
+    flags_ok = 0
+    examples = []
+    class_counts = {"grandfathered": [0, 0], "subscriber": [0, 0], "lapsed": [0, 0],
+                    "new": [0, 0]}
+    flag_counts = {f: [0, 0] for f in FLAGS}
+    flag_diffs = {f: 0 for f in FLAGS}
+    for cid in sorted(set(gf_customers) | set(duck)):
+        g = gf_customers.get(cid)
+        reasons = []
+        if g is not None and g[0] == "excluded":
+            reasons.append(0)
+        if g is not None and g[1] == 1:
+            reasons.append(1)
+        if cid in sandbox_tx:
+            reasons.append(2)
+        if reasons:
+            left_out[reasons[0]] += 1
+            multiple += len(reasons) > 1
+            continue
+        compared += 1
+        d = duck.get(cid)
+        g_class = g[0] if g is not None else "(missing)"
+        g_flags = frozenset(gf_flags.get(cid, ()))
+        d_class, d_flags = d if d is not None else ("(missing)", frozenset())
+        for side, cls, fl in ((0, g_class, g_flags), (1, d_class, d_flags)):
+            if cls in class_counts:
+                class_counts[cls][side] += 1
+            for f in fl:
+                if f in flag_counts:
+                    flag_counts[f][side] += 1
+        same_class = g_class == d_class
+        same_flags = g_flags == d_flags and g is not None and d is not None
+        class_ok += same_class
+        flags_ok += same_flags
+        for f in g_flags ^ d_flags:
+            flag_diffs[f] += 1
+        if (not same_class or not same_flags) and len(examples) < 10:
+            examples.append((cid, g_class, sorted(g_flags), d_class, sorted(d_flags)))
+
+    print("left out of the comparison (each customer under the first reason that applies):")
+    for reason, n in zip(REASONS, left_out):
+        print("  %-40s %9d" % (reason, n))
+    print("  (%d of them matched more than one reason)" % multiple)
+    counts = manifest["counts"]
+    expected = [counts["sandbox_customers"], counts["orphan_customers"]]
+    seen = [sum(1 for c in gf_customers.values() if c[0] == "excluded"),
+            sum(1 for c in gf_customers.values() if c[1] == 1)]
+    consistent = True
+    for what, want, got in zip(["excluded customers", "orphan customers"], expected, seen):
+        if want != got:
+            consistent = False
+            print("MISMATCH: the generator wrote %d %s, Grandfather reports %d" % (want, what, got))
+    print()
+    print("%-32s %12s %12s" % ("compared customers", "Grandfather", "DuckDB"))
+    for cls in CLASSES:
+        print("  class %-26s %12d %12d" % (cls, class_counts[cls][0], class_counts[cls][1]))
+    for f in FLAGS:
+        print("  flag  %-26s %12d %12d%s" % (f, flag_counts[f][0], flag_counts[f][1],
+                                             "   (%d differ)" % flag_diffs[f] if flag_diffs[f] else ""))
+    pct = lambda k: 100.0 * k / compared if compared else 100.0
+    print()
+    print("agreement: classes %d/%d (%.4f%%), flags for the six flags %d/%d (%.4f%%)"
+          % (class_ok, compared, pct(class_ok), flags_ok, compared, pct(flags_ok)))
+    if examples:
+        print("disagreements (up to 10):")
+        for cid, gc, gfl, dc, dfl in examples:
+            print("  %s: Grandfather %s [%s] vs DuckDB %s [%s]"
+                  % (cid, gc, ",".join(gfl), dc, ",".join(dfl)))
+    return class_ok == compared and flags_ok == compared and compared > 0 and consistent
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--customers", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--history-factor", type=int, default=1)
+    ap.add_argument("--debug", action="store_true",
+                    help="build and time the debug binary (quick checks; times mean little)")
+    ap.add_argument("--binary", help="time this grandfather binary instead of building one "
+                    "(e.g. an older build to compare with)")
+    a = ap.parse_args()
+    if a.runs < 1:
+        ap.error("--runs must be at least 1")
+    os.chdir(ROOT)
+    try:
+        import duckdb  # before the build, so that a missing module fails early
+    except ImportError:
+        log("bench: error: no duckdb module for %s: run scripts/bench, or pip install duckdb"
+            % sys.executable)
+        return 1
+
+    if a.binary:
+        binary = os.path.abspath(a.binary)
+        build_kind = "given binary"
+    else:
+        try:
+            binary = build(a.debug)
+        except subprocess.CalledProcessError as e:
+            log("bench: error: the build failed (exit %d): %s" % (e.returncode, shell_line(e.cmd)))
+            return 1
+        build_kind = "debug build" if a.debug else "release build"
+    data, gen_cmd, gen_seconds = dataset(a.customers, a.history_factor, a.seed)
+    with open(os.path.join(data, "manifest.json")) as f:
+        manifest = json.load(f)
+    customers_csv = os.path.join(data, "customers.csv")
+    transactions_csv = os.path.join(data, "transactions.csv")
+    work = os.path.join(DATA_ROOT, "last-run")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    rel = lambda p: (os.path.relpath(p, ROOT) if os.path.abspath(p).startswith(ROOT + os.sep)
+                     else p)
+    gf_out = os.path.join(work, "gf-out")
+    duck_out = os.path.join(work, "duck.sqlite")
+    gf_cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out", rel(gf_out),
+              rel(customers_csv), rel(transactions_csv)]
+    duck_cmd = [sys.executable, "bench/baseline_duckdb.py", rel(data), rel(duck_out)]
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
+
+    results = {"grandfather": [], "duckdb": []}
+    for i in range(1, a.runs + 1):
+        for name, cmd, out in (("grandfather", gf_cmd, gf_out), ("duckdb", duck_cmd, duck_out)):
+            if os.path.isdir(out):
+                shutil.rmtree(out)
+            elif os.path.exists(out):
+                os.remove(out)
+            log_path = os.path.join(work, "%s-%d" % (name, i))
+            code, wall, rss, cpu = measure(cmd, log_path)
+            if code != 0:
+                fail_run(name, code, log_path)
+            results[name].append((wall, rss, cpu))
+            log("bench: run %d/%d %-11s %8.2f s %8.0f MiB  (CPU %.2f s)"
+                % (i, a.runs, name, wall, rss, cpu))
+
+    print("machine: %s" % machine())
+    print("grandfather %s (%s: %s), duckdb %s, python %s" % (
+        version or "?", build_kind, rel(binary), duckdb.__version__,
+        platform.python_version()))
+    counts = manifest["counts"]
+    print("data: %s: %d customers rows (%s), %d transactions rows (%s)%s" % (
+        rel(data), counts["customers_rows"], human_size(os.path.getsize(customers_csv)),
+        counts["transactions_rows"], human_size(os.path.getsize(transactions_csv)),
+        "; generated in %.1f s" % gen_seconds if gen_seconds is not None else " (cached)"))
+    print("commands:")
+    print("  " + shell_line(gen_cmd))
+    print("  " + shell_line(gf_cmd))
+    print("  " + shell_line(duck_cmd))
+    print("  (outputs removed before each run; runs alternate, grandfather first)")
+    print()
+    print("%-12s %14s %20s %13s   %s" % ("tool", "median wall s", "median peak RSS MiB",
+                                        "median CPU s", "all runs (wall s / MiB / CPU s)"))
+    med = {}
+    for name in ("grandfather", "duckdb"):
+        med[name] = tuple(statistics.median(x[k] for x in results[name]) for k in range(3))
+        print("%-12s %14.2f %20.0f %13.2f   %s" % (
+            name, med[name][0], med[name][1], med[name][2],
+            "  ".join("%.2f/%.0f/%.2f" % x for x in results[name])))
+    print("Grandfather/DuckDB: wall %.2fx, peak RSS %.2fx" % (
+        med["grandfather"][0] / med["duckdb"][0], med["grandfather"][1] / med["duckdb"][1]))
+
+    ok = compare(os.path.join(gf_out, "latest", "snapshot.sqlite"), duck_out, manifest)
+    sys.stdout.flush()
+    if not ok:
+        log("bench: FAILED: Grandfather and the DuckDB script disagree (details above)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
