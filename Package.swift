@@ -20,10 +20,16 @@ let package = Package(
             name: "CLibCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
+        // sqlite3_config is variadic, so Swift reaches it through this one-function shim.
+        .target(
+            name: "CSQLiteTuning",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "GrandfatherCore",
             dependencies: [
                 "CLibCSV",
+                "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -32,17 +32,19 @@ public struct Audit: Sendable {
     public var flagCounts: [(Flag, Int)] { customers.tally.flags }
 }
 
-/// Every customer's result, sorted by id, computed from the folded records when read.
+/// Every customer's result, sorted by id: records and activities as folded, and one
+/// compact `Verdict` each, taken once (on every core); entitlements are derived when read.
 ///
-/// Keeping results lazy means a run holds each customer once, as its record and its
-/// activity, instead of also holding a result per customer; renderers classify as they go.
+/// Keeping results this small means a run holds each customer once, as its record, its
+/// activity and eight bytes of verdict, instead of also holding arrays of flags and grants.
 public struct CustomerResults: RandomAccessCollection, Sendable {
     private let records: [Customer]
     private let activities: [CustomerActivity]
+    private let verdicts: [Verdict]
     /// Positions in `records`, sorted by customer id.
     private let order: [Int32]
     private let classifier: Classifier
-    /// Counts per class and flag, taken once.
+    /// Counts per class and flag.
     let tally: Tally
 
     struct Tally: Sendable {
@@ -54,21 +56,20 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.records = records
         self.activities = activities
         self.classifier = classifier
-        var order = (0..<Int32(records.count)).map { $0 }
-        order.sort { records[Int($0)].id.codePointPrecedes(records[Int($1)].id) }
-        self.order = order
+        let verdicts = Parallel.map(count: records.count) { classifier.verdict(records[$0], activities[$0]) }
+        self.verdicts = verdicts
+        self.order = Parallel.sortedIndices(count: records.count) {
+            records[Int($0)].id.codePointPrecedes(records[Int($1)].id)
+        }
         var classes = [Int](repeating: 0, count: CustomerClass.allCases.count)
         var flags = [Int](repeating: 0, count: Flag.allCases.count)
-        let classIndex = Dictionary(uniqueKeysWithValues: CustomerClass.allCases.enumerated().map { ($1, $0) })
-        let flagIndex = Dictionary(uniqueKeysWithValues: Flag.allCases.enumerated().map { ($1, $0) })
-        for position in records.indices {
-            let result = classifier.classify(records[position], activities[position])
-            classes[classIndex[result.customerClass] ?? 0] += 1
-            for flag in result.flags { flags[flagIndex[flag] ?? 0] += 1 }
+        for verdict in verdicts {
+            classes[CustomerClass.allCases.firstIndex(of: verdict.customerClass) ?? 0] += 1
+            verdict.flags.forEach { flags[Int($0.ordinal)] += 1 }
         }
         tally = Tally(
             classes: CustomerClass.allCases.enumerated().map { ($1, classes[$0]) },
-            flags: Flag.allCases.enumerated().map { ($1, flags[$0]) })
+            flags: Flag.allCases.map { ($0, flags[Int($0.ordinal)]) })
     }
 
     public var startIndex: Int { 0 }
@@ -77,6 +78,17 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> CustomerResult {
         let slot = Int(order[position])
         return classifier.classify(records[slot], activities[slot])
+    }
+
+    /// Visits every customer in id order with its verdict, and its grants only when it has
+    /// any: the renderers' path, which builds no result per customer.
+    func forEachVerdict(_ body: (Customer, Verdict, () -> [EntitlementGrant]) throws -> Void) rethrows {
+        for position in order {
+            let slot = Int(position)
+            let verdict = verdicts[slot]
+            let activity = activities[slot]
+            try body(records[slot], verdict) { classifier.entitlements(activity, verdict: verdict) }
+        }
     }
 }
 

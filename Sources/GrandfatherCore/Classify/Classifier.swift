@@ -8,16 +8,28 @@ public struct Classifier: Sendable {
         self.asOf = asOf
     }
 
-    /// Classifies a customer from its record and folded activity.
+    /// Classifies a customer from its record and folded activity, entitlements included.
     func classify(_ customer: Customer, _ activity: CustomerActivity) -> CustomerResult {
+        let verdict = self.verdict(customer, activity)
+        var answers = CutoverAnswers(byVersion: verdict.byVersion, byDate: verdict.byDate)
+        if let platform = customer.platform, customer.environment == .production {
+            answers.cutoverVersion = policy.cutover.version(for: platform)
+        }
+        return CustomerResult(
+            customer: customer, customerClass: verdict.customerClass, flags: Array(verdict.flags),
+            entitlements: entitlements(activity, verdict: verdict), answers: answers)
+    }
+
+    /// Class, flags and the two answers: what counts and reports need, in a few bytes and
+    /// without allocating.
+    func verdict(_ customer: Customer, _ activity: CustomerActivity) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
-            return CustomerResult(
-                customer: customer, customerClass: .excluded, flags: [.sandbox], entitlements: [],
-                answers: CutoverAnswers())
+            return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
         }
-        let answers = cutoverAnswers(customer)
-        let grandfathered = isGrandfathered(answers)
+        var facts = FlagFacts(customer: customer, activity: activity, policy: policy, asOf: asOf)
+        let grandfathered = isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
+        facts.grandfathered = grandfathered
         let customerClass: CustomerClass
         if grandfathered {
             customerClass = .grandfathered
@@ -28,34 +40,14 @@ public struct Classifier: Sendable {
         } else {
             customerClass = .new
         }
-        let facts = FlagFacts(
-            customer: customer, activity: activity, answers: answers, grandfathered: grandfathered, policy: policy,
-            asOf: asOf)
-        let flags = Flag.allCases.filter { facts.raises($0) }.sorted()
-        return CustomerResult(
-            customer: customer, customerClass: customerClass, flags: flags,
-            entitlements: entitlements(activity, grandfathered: grandfathered), answers: answers)
-    }
-
-    /// The version and date answers (SPEC §8.10).
-    func cutoverAnswers(_ customer: Customer) -> CutoverAnswers {
-        var answers = CutoverAnswers()
-        if let platform = customer.platform, let cutover = policy.cutover.version(for: platform) {
-            answers.cutoverVersion = cutover
-            if let text = customer.originalAppVersion, let version = AppVersion(text) {
-                answers.byVersion = version < cutover
-            }
-        }
-        if let purchased = customer.originalPurchaseDate {
-            answers.byDate = purchased < policy.cutover.date
-        }
-        return answers
+        return Verdict(
+            customerClass: customerClass, flags: facts.flags(), byVersion: facts.byVersion, byDate: facts.byDate)
     }
 
     /// Whether the policy's basis says "bought before the cutover"; an absent answer is a no.
-    func isGrandfathered(_ answers: CutoverAnswers) -> Bool {
-        let version = answers.byVersion ?? false
-        let date = answers.byDate ?? false
+    func isGrandfathered(byVersion: Bool?, byDate: Bool?) -> Bool {
+        let version = byVersion ?? false
+        let date = byDate ?? false
         switch policy.cutover.basis {
         case .version: return version
         case .date: return date
@@ -65,9 +57,11 @@ public struct Classifier: Sendable {
     }
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants.
-    func entitlements(_ activity: CustomerActivity, grandfathered: Bool) -> [EntitlementGrant] {
+    func entitlements(_ activity: CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
+        // SPEC §8.9: an excluded (sandbox) customer holds nothing.
+        guard verdict.customerClass != .excluded else { return [] }
         var grants: [EntitlementGrant] = []
-        if grandfathered {
+        if verdict.customerClass == .grandfathered {
             for entitlement in policy.grandfatheredEntitlements {
                 grants.append(
                     EntitlementGrant(
@@ -86,4 +80,14 @@ public struct Classifier: Sendable {
         }
         return grants.sorted()
     }
+}
+
+/// The compact outcome of classifying one customer (SPEC §4, §5).
+public struct Verdict: Sendable, Equatable {
+    public var customerClass: CustomerClass
+    public var flags: FlagSet
+    /// The version answer of SPEC §8.10: `nil` when there is none.
+    public var byVersion: Bool?
+    /// The date answer of SPEC §8.10: `nil` when there is none.
+    public var byDate: Bool?
 }

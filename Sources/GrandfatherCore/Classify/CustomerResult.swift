@@ -26,12 +26,12 @@ public struct EntitlementGrant: Sendable, Equatable, Comparable {
 
 /// How the policy's basis answered "bought before the cutover" for one customer (SPEC §8.10).
 public struct CutoverAnswers: Sendable, Equatable {
-    /// The cutover version that applied, if the platform has one.
-    public var cutoverVersion: AppVersion?
     /// Yes/no from the version; `nil` when there is no answer.
     public var byVersion: Bool?
     /// Yes/no from the original purchase date; `nil` when there is no answer.
     public var byDate: Bool?
+    /// The cutover version that applied, if the platform has one.
+    public var cutoverVersion: AppVersion?
 }
 
 /// A classified customer: the unit every report and the snapshot are made of.

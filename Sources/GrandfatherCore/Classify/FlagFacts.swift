@@ -2,10 +2,52 @@
 struct FlagFacts {
     let customer: Customer
     let activity: CustomerActivity
-    let answers: CutoverAnswers
-    let grandfathered: Bool
     let policy: Policy
     let asOf: Instant
+    /// The cutover version for the customer's platform: its own, else `default`.
+    let cutoverVersion: AppVersion?
+    /// The version answer (SPEC §8.10), `nil` when there is none.
+    let byVersion: Bool?
+    /// The date answer (SPEC §8.10), `nil` when there is none.
+    let byDate: Bool?
+    /// Whether plain string comparison disagrees with numeric comparison (needs a version answer).
+    private let naiveDisagrees: Bool
+    /// Whether a version is present but not dot-separated integers.
+    private let unparseable: Bool
+    /// Set by the classifier once the basis has decided.
+    var grandfathered = false
+
+    init(customer: Customer, activity: CustomerActivity, policy: Policy, asOf: Instant) {
+        self.customer = customer
+        self.activity = activity
+        self.policy = policy
+        self.asOf = asOf
+        cutoverVersion = customer.platform.flatMap { policy.cutover.version(for: $0) }
+        var byVersion: Bool?
+        var naiveDisagrees = false
+        var unparseable = false
+        if let text = customer.originalAppVersion {
+            // The version is read once, against the platform's cutover if it has one.
+            let comparison = cutoverVersion.flatMap { AppVersion.compare(text, with: $0) }
+            if let comparison {
+                byVersion = comparison.lower
+                naiveDisagrees = comparison.lower != comparison.naivelyLower
+            } else {
+                unparseable = AppVersion(text) == nil
+            }
+        }
+        self.byVersion = byVersion
+        self.naiveDisagrees = naiveDisagrees
+        self.unparseable = unparseable
+        byDate = customer.originalPurchaseDate.map { $0 < policy.cutover.date }
+    }
+
+    /// Every flag the customer carries.
+    func flags() -> FlagSet {
+        var set = FlagSet()
+        for flag in Flag.allCases where raises(flag) { set.insert(flag) }
+        return set
+    }
 
     /// Whether the customer carries `flag`.
     func raises(_ flag: Flag) -> Bool {
@@ -13,9 +55,9 @@ struct FlagFacts {
         case .boughtJustBeforeCutover: return boughtJustBeforeCutover
         case .boughtJustAfterCutover: return boughtJustAfterCutover
         case .versionDateDisagree: return versionDateDisagree
-        case .naiveVersionTrap: return naiveVersionTrap
+        case .naiveVersionTrap: return naiveDisagrees
         case .missingOriginalVersion: return customer.originalAppVersion == nil
-        case .unparseableVersion: return unparseableVersion
+        case .unparseableVersion: return unparseable
         case .noCutoverForPlatform: return noCutoverForPlatform
         case .preordered: return customer.preorderDate != nil
         case .grandfatheredAndSubscribed: return grandfatheredAndSubscribed
@@ -46,28 +88,15 @@ struct FlagFacts {
 
     /// §8.16: both answers must exist; computed whatever the basis.
     private var versionDateDisagree: Bool {
-        guard let byVersion = answers.byVersion, let byDate = answers.byDate else { return false }
+        guard let byVersion, let byDate else { return false }
         return byVersion != byDate
-    }
-
-    /// §8.17: needs a version answer; raw strings by code points against numbers.
-    private var naiveVersionTrap: Bool {
-        guard answers.byVersion != nil, let text = customer.originalAppVersion, let version = AppVersion(text),
-            let cutoverVersion = answers.cutoverVersion
-        else { return false }
-        return version.naivelyPrecedes(cutoverVersion) != (version < cutoverVersion)
-    }
-
-    private var unparseableVersion: Bool {
-        guard let text = customer.originalAppVersion else { return false }
-        return AppVersion(text) == nil
     }
 
     /// Only where the policy has a versions table at all: under a pure date basis with no
     /// versions there is nothing missing (README, "Decisions").
     private var noCutoverForPlatform: Bool {
-        guard let platform = customer.platform, policy.cutover.versions != nil else { return false }
-        return policy.cutover.version(for: platform) == nil
+        guard customer.platform != nil, policy.cutover.versions != nil else { return false }
+        return cutoverVersion == nil
     }
 
     /// §8.18: a current auto-renewable or non-renewing transaction owned as purchased.
@@ -80,8 +109,7 @@ struct FlagFacts {
 
     /// §8.19.
     private var billingRetry: Bool {
-        !grandfathered && activity.current.isEmpty
-            && activity.latestRenewable?.state == .inBillingRetry
+        !grandfathered && activity.current.isEmpty && activity.latestRenewable?.state == .inBillingRetry
     }
 
     /// §8.20: not grandfathered, something current, and every current grant satisfies `test`.

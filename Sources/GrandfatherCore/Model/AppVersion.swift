@@ -47,6 +47,52 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
         return false
     }
 
+    /// Compares version text with a parsed version without building one: `nil` when the text
+    /// does not parse, else whether it is lower and whether plain string comparison (by code
+    /// points) says it is lower — the two answers `naive_version_trap` compares.
+    static func compare(_ text: String, with other: AppVersion) -> (lower: Bool, naivelyLower: Bool)? {
+        var text = text
+        return text.withUTF8 { bytes -> (lower: Bool, naivelyLower: Bool)? in
+            var start = 0
+            var component = 0
+            var order = 0  // -1 lower, 1 higher, 0 equal so far
+            var index = 0
+            while index <= bytes.count {
+                if index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+                    guard index > start else { return nil }
+                    if order == 0 {
+                        var first = start
+                        while first < index, bytes[first] == 0x30 { first += 1 }
+                        let mine = UnsafeBufferPointer(rebasing: bytes[first..<index])
+                        let theirs =
+                            component < other.components.count ? other.components[component].utf8 : Substring().utf8
+                        if mine.count != theirs.count {
+                            order = mine.count < theirs.count ? -1 : 1
+                        } else if !mine.elementsEqual(theirs) {
+                            order = mine.lexicographicallyPrecedes(theirs) ? -1 : 1
+                        }
+                    }
+                    component += 1
+                    start = index + 1
+                } else if bytes[index] &- 0x30 > 9 {
+                    return nil
+                }
+                index += 1
+            }
+            if order == 0 {
+                // Remaining components of the other version: any non-zero one makes the text lower.
+                while component < other.components.count {
+                    if !other.components[component].isEmpty {
+                        order = -1
+                        break
+                    }
+                    component += 1
+                }
+            }
+            return (order < 0, bytes.lexicographicallyPrecedes(other.text.utf8))
+        }
+    }
+
     /// Whether plain string comparison (by Unicode code points) says `self` < `other`,
     /// the mistake Apple's sample code makes and `naive_version_trap` reports.
     public func naivelyPrecedes(_ other: AppVersion) -> Bool {

@@ -36,9 +36,30 @@ extension Instant: CustomStringConvertible {
     /// fraction is not zero.
     public var description: String { iso8601 }
 
-    /// ISO-8601 in UTC, the form every report and the snapshot use. Written into bytes
-    /// directly: reports format millions of these.
+    /// ISO-8601 in UTC, the form every report and the snapshot use.
     public var iso8601: String {
+        guard let length = Self.fixedLength(microseconds) else { return Self.fallback(microseconds) }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return writeISO8601(into: base) ?? 0
+        }
+    }
+
+    /// Longest text `writeISO8601` writes.
+    static let maximumISO8601Length = 27
+
+    /// The length of the ISO-8601 text of an instant in years 0000–9999, else `nil`.
+    private static func fixedLength(_ microseconds: Int64) -> Int? {
+        guard microseconds >= -62_167_219_200_000_000, microseconds < 253_402_300_800_000_000 else { return nil }
+        let micros = (microseconds % 1_000_000 + 1_000_000) % 1_000_000
+        return micros == 0 ? 20 : micros % 1000 == 0 ? 24 : 27
+    }
+
+    /// Writes the ISO-8601 text into `out` (room for `maximumISO8601Length` bytes) and returns
+    /// its length; `nil`, writing nothing, for years outside 0000–9999 (use `iso8601`).
+    /// Formatting into bytes directly matters: reports write millions of these.
+    func writeISO8601(into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard let length = Self.fixedLength(microseconds) else { return nil }
         var seconds = microseconds / 1_000_000
         var micros = microseconds % 1_000_000
         if micros < 0 {
@@ -52,44 +73,47 @@ extension Instant: CustomStringConvertible {
             days -= 1
         }
         let (year, month, day) = CivilDate.fromDays(days)
-        guard (0...9999).contains(year) else { return "\(year)-" + Self.fallback(month, day, secondOfDay, micros) }
-        let fraction = micros == 0 ? 0 : micros % 1000 == 0 ? 4 : 7
-        return String(unsafeUninitializedCapacity: 20 + fraction) { out in
-            func put(_ value: Int64, _ width: Int, at position: Int) {
-                var value = value
-                for offset in stride(from: width - 1, through: 0, by: -1) {
-                    out[position + offset] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                    value /= 10
-                }
+        func put(_ value: Int64, _ width: Int, at position: Int) {
+            var value = value
+            for offset in stride(from: width - 1, through: 0, by: -1) {
+                out[position + offset] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                value /= 10
             }
-            put(year, 4, at: 0)
-            out[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            out[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            out[10] = UInt8(ascii: "T")
-            put(secondOfDay / 3600, 2, at: 11)
-            out[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, 2, at: 14)
-            out[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, 2, at: 17)
-            var end = 19
-            if fraction == 4 {
-                out[19] = UInt8(ascii: ".")
-                put(micros / 1000, 3, at: 20)
-                end = 23
-            } else if fraction == 7 {
-                out[19] = UInt8(ascii: ".")
-                put(micros, 6, at: 20)
-                end = 26
-            }
-            out[end] = UInt8(ascii: "Z")
-            return end + 1
         }
+        put(year, 4, at: 0)
+        out[4] = UInt8(ascii: "-")
+        put(month, 2, at: 5)
+        out[7] = UInt8(ascii: "-")
+        put(day, 2, at: 8)
+        out[10] = UInt8(ascii: "T")
+        put(secondOfDay / 3600, 2, at: 11)
+        out[13] = UInt8(ascii: ":")
+        put(secondOfDay / 60 % 60, 2, at: 14)
+        out[16] = UInt8(ascii: ":")
+        put(secondOfDay % 60, 2, at: 17)
+        if length > 20 {
+            out[19] = UInt8(ascii: ".")
+            if length == 24 { put(micros / 1000, 3, at: 20) } else { put(micros, 6, at: 20) }
+        }
+        out[length - 1] = UInt8(ascii: "Z")
+        return length
     }
 
     /// Years outside 0000–9999 (reachable only through extreme epoch milliseconds).
-    private static func fallback(_ month: Int64, _ day: Int64, _ secondOfDay: Int64, _ micros: Int64) -> String {
+    private static func fallback(_ microseconds: Int64) -> String {
+        var seconds = microseconds / 1_000_000
+        var micros = microseconds % 1_000_000
+        if micros < 0 {
+            micros += 1_000_000
+            seconds -= 1
+        }
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = CivilDate.fromDays(days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -97,7 +121,7 @@ extension Instant: CustomStringConvertible {
         var text = pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
         text += pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 { text += micros % 1000 == 0 ? "." + pad(micros / 1000, 3) : "." + pad(micros, 6) }
-        return text + "Z"
+        return "\(year)-" + text + "Z"
     }
 }
 

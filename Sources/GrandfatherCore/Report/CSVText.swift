@@ -1,38 +1,69 @@
-/// Writes CSV for spreadsheets: RFC 4180 quoting, LF line ends, and cells that a
+/// Writes CSV for spreadsheets into bytes: RFC 4180 quoting, LF line ends, and cells that a
 /// spreadsheet would run as a formula neutralised with a leading apostrophe.
 struct CSVText {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
+    private var atRowStart = true
 
-    /// Appends one row.
+    init(reservingCapacity capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends one row of cells.
     mutating func row(_ cells: [String?]) {
-        var first = true
-        for cell in cells {
-            if !first { text += "," }
-            first = false
-            text += Self.cell(cell ?? "")
-        }
-        text += "\n"
+        for cell in cells { self.cell(cell) }
+        endRow()
     }
 
-    /// One cell: neutralised (`=`, `+`, `-`, `@`, tab, CR lead to `'`) then quoted when needed.
+    /// Appends one cell to the current row.
+    mutating func cell(_ value: String?) {
+        guard var value else {
+            separate()
+            return
+        }
+        value.withUTF8 { cell(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends one cell from raw UTF-8 bytes.
+    mutating func cell(_ value: UnsafeRawBufferPointer) {
+        separate()
+        let neutralise = value.first.map(Self.startsFormula) ?? false
+        let quote = value.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        if quote { bytes.append(UInt8(ascii: "\"")) }
+        if neutralise { bytes.append(UInt8(ascii: "'")) }
+        if quote {
+            for byte in value {
+                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            bytes.append(contentsOf: value)
+        }
+    }
+
+    mutating func endRow() {
+        bytes.append(0x0A)
+        atRowStart = true
+    }
+
+    private mutating func separate() {
+        if !atRowStart { bytes.append(UInt8(ascii: ",")) }
+        atRowStart = false
+    }
+
+    /// `=`, `+`, `-`, `@`, tab and CR make a spreadsheet evaluate the cell.
+    private static func startsFormula(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@")
+            || byte == 0x09 || byte == 0x0D
+    }
+
+    /// One cell as text (for tests and small uses).
     static func cell(_ value: String) -> String {
-        var value = value
-        if let first = value.utf8.first,
-            [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first)
-        {
-            value = "'" + value
-        }
-        guard
-            value.utf8.contains(where: {
-                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
-            })
-        else { return value }
-        return "\"" + value.doublingQuotes() + "\""
+        var csv = CSVText()
+        csv.cell(value)
+        return String(decoding: csv.bytes, as: UTF8.self)
     }
-}
 
-extension String {
-    fileprivate func doublingQuotes() -> String {
-        split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
-    }
+    /// The text written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -9,19 +9,28 @@ public enum CustomersCSV {
     /// Renders the file. Flags and entitlements are `;`-separated; an entitlement is
     /// `entitlement:source`.
     public static func render(_ audit: Audit) -> [UInt8] {
-        var csv = CSVText()
+        var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
-        for result in audit.customers {
-            let customer = result.customer
-            csv.row([
-                customer.id, result.customerClass.rawValue,
-                result.flags.map(\.code).joined(separator: ";"),
-                result.entitlements.map { "\($0.entitlement):\($0.source.rawValue)" }.joined(separator: ";"),
-                customer.platform?.rawValue, customer.originalAppVersion, customer.originalPurchaseDate?.iso8601,
-                customer.environment.rawValue, customer.isOrphan ? "yes" : "no",
-            ])
+        audit.customers.forEachVerdict { customer, verdict, grants in
+            csv.cell(customer.id)
+            csv.cell(verdict.customerClass.rawValue)
+            var joined = [String]()
+            verdict.flags.forEach { joined.append($0.code) }
+            csv.cell(joined.isEmpty ? nil : joined.joined(separator: ";"))
+            if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
+                let list = grants().map { $0.entitlement + ":" + $0.source.rawValue }
+                csv.cell(list.isEmpty ? nil : list.joined(separator: ";"))
+            } else {
+                csv.cell(nil as String?)
+            }
+            csv.cell(customer.platform?.rawValue)
+            csv.cell(customer.originalAppVersion)
+            csv.cell(customer.originalPurchaseDate?.iso8601)
+            csv.cell(customer.environment.rawValue)
+            csv.cell(customer.isOrphan ? "yes" : "no")
+            csv.endRow()
         }
-        return Array(csv.text.utf8)
+        return csv.bytes
     }
 }
 
@@ -39,6 +48,6 @@ public enum RejectedCSV {
                 rejection.reason,
             ])
         }
-        return Array(csv.text.utf8)
+        return csv.bytes
     }
 }

@@ -4,14 +4,26 @@ import GRDBSQLite
 /// One prepared INSERT stepped directly through SQLite's C interface: the snapshot writes
 /// millions of rows, and building GRDB `StatementArguments` per row costs more than the
 /// insert itself (see the benchmark figures in the README). Errors read like GRDB's.
-struct BulkInsert {
+///
+/// Text is copied into a buffer of the inserter's own and bound `SQLITE_STATIC`, so SQLite
+/// neither allocates nor copies per value (its allocator takes a global lock each time).
+struct BulkInsert: ~Copyable {
     private let statement: Statement
     private let handle: OpaquePointer
     private var column: Int32 = 0
+    /// The current row's text values, valid until `step`.
+    private let arena: UnsafeMutablePointer<UInt8>
+    private var used = 0
+    private static let arenaSize = 1 << 16
 
     init(_ db: Database, sql: String) throws {
         statement = try db.makeStatement(sql: sql)
         handle = statement.sqliteStatement
+        arena = .allocate(capacity: Self.arenaSize)
+    }
+
+    deinit {
+        arena.deallocate()
     }
 
     /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the bind returns.
@@ -23,8 +35,34 @@ struct BulkInsert {
             try check(sqlite3_bind_null(handle, column))
             return
         }
-        let code = text.withUTF8 { bytes in
-            sqlite3_bind_text(handle, column, bytes.baseAddress, Int32(bytes.count), Self.transient)
+        let code = text.withUTF8 { bytes -> Int32 in
+            guard used + bytes.count <= Self.arenaSize, let source = bytes.baseAddress else {
+                // An empty or unusually long value: let SQLite take its own copy.
+                return sqlite3_bind_text(
+                    handle, column, bytes.baseAddress ?? UnsafePointer(arena), Int32(bytes.count), Self.transient)
+            }
+            let target = arena + used
+            target.update(from: source, count: bytes.count)
+            used += bytes.count
+            // SQLITE_STATIC: the bytes stay put until `step` resets the statement.
+            return target.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, column, $0, Int32(bytes.count), nil)
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds an instant as ISO-8601 text, formatted straight into the row's buffer.
+    mutating func bind(_ instant: Instant?) throws {
+        guard let instant else { return try bind(nil as String?) }
+        guard used + Instant.maximumISO8601Length <= Self.arenaSize,
+            let length = instant.writeISO8601(into: arena + used)
+        else { return try bind(instant.iso8601) }
+        column += 1
+        let target = arena + used
+        used += length
+        let code = target.withMemoryRebound(to: CChar.self, capacity: length) {
+            sqlite3_bind_text(handle, column, $0, Int32(length), nil)
         }
         try check(code)
     }
@@ -52,6 +90,7 @@ struct BulkInsert {
         }
         sqlite3_reset(handle)
         column = 0
+        used = 0
     }
 
     private func check(_ code: Int32) throws {

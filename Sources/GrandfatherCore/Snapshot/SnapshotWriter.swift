@@ -1,3 +1,4 @@
+import CSQLiteTuning
 import Foundation
 import GRDB
 
@@ -24,6 +25,7 @@ enum SnapshotWriter {
     ) throws(GrandfatherError) {
         let clock = ContinuousClock()
         let start = clock.now
+        _ = tuneOnce
         do {
             var configuration = Configuration()
             configuration.label = "snapshot"
@@ -53,6 +55,10 @@ enum SnapshotWriter {
         }
     }
 
+    /// Tunes the SQLite library once per process, before the first connection (a second
+    /// call would be refused, harmlessly).
+    private static let tuneOnce: Int32 = grandfather_sqlite_tune()
+
     private static func insertCatalog(_ db: Database) throws {
         var insert = try BulkInsert(db, sql: "INSERT INTO flag_catalog VALUES (?, ?, ?)")
         for flag in Flag.allCases.sorted() {
@@ -68,32 +74,34 @@ enum SnapshotWriter {
         var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
         var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
-        for result in audit.customers {
-            let record = result.customer
+        let cutover = audit.policy.cutover
+        try audit.customers.forEachVerdict { record, verdict, grants in
             try customer.bind(record.id)
             try customer.bind(record.platform?.rawValue)
             try customer.bind(record.originalAppVersion)
-            try customer.bind(record.originalPurchaseDate?.iso8601)
+            try customer.bind(record.originalPurchaseDate)
             try customer.bind(record.environment.rawValue)
-            try customer.bind(record.preorderDate?.iso8601)
+            try customer.bind(record.preorderDate)
             try customer.bind(record.storefront)
-            try customer.bind(result.customerClass.rawValue)
+            try customer.bind(verdict.customerClass.rawValue)
             try customer.bind(record.isOrphan)
-            try customer.bind(result.answers.cutoverVersion?.text)
-            try customer.bind(result.answers.byVersion)
-            try customer.bind(result.answers.byDate)
+            let applies = record.environment == .production ? record.platform.flatMap(cutover.version(for:)) : nil
+            try customer.bind(applies?.text)
+            try customer.bind(verdict.byVersion)
+            try customer.bind(verdict.byDate)
             try customer.step()
-            for code in result.flags {
+            try verdict.flags.forEach { code in
                 try flag.bind(record.id)
                 try flag.bind(code.code)
                 try flag.step()
             }
-            for entitlement in result.entitlements {
+            guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
+            for entitlement in grants() {
                 try grant.bind(record.id)
                 try grant.bind(entitlement.entitlement)
                 try grant.bind(entitlement.source.rawValue)
                 try grant.bind(entitlement.transactionID)
-                try grant.bind(entitlement.expiresDate?.iso8601)
+                try grant.bind(entitlement.expiresDate)
                 try grant.step()
             }
         }

@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+
+/// Data-parallel helpers for the per-customer passes (classification, sorting), split into
+/// one contiguous part per core.
+enum Parallel {
+    static var width: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `transform` applied to 0..<count, in order.
+    static func map<Value: Sendable>(count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
+        let parts = count < 10_000 ? 1 : width
+        let slots = ResultSlots<[Value]>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = bounds(part, of: parts, count: count)
+            slots.store(part, .success(range.map(transform)))
+        }
+        var result: [Value] = []
+        result.reserveCapacity(count)
+        for part in 0..<parts { result.append(contentsOf: (try? slots.take(part)) ?? []) }
+        return result
+    }
+
+    /// The indices 0..<count sorted by `precedes`: parts sorted at once, then merged.
+    static func sortedIndices(
+        count: Int, by precedes: @escaping @Sendable (Int32, Int32) -> Bool
+    ) -> [Int32] {
+        let parts = count < 10_000 ? 1 : width
+        let slots = ResultSlots<[Int32]>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var indices = bounds(part, of: parts, count: count).map { Int32($0) }
+            indices.sort(by: precedes)
+            slots.store(part, .success(indices))
+        }
+        var merged = (try? slots.take(0)) ?? []
+        for part in 1..<max(parts, 1) {
+            let next = (try? slots.take(part)) ?? []
+            var result: [Int32] = []
+            result.reserveCapacity(merged.count + next.count)
+            var left = 0
+            var right = 0
+            while left < merged.count, right < next.count {
+                if precedes(next[right], merged[left]) {
+                    result.append(next[right])
+                    right += 1
+                } else {
+                    result.append(merged[left])
+                    left += 1
+                }
+            }
+            result.append(contentsOf: merged[left...])
+            result.append(contentsOf: next[right...])
+            merged = result
+        }
+        return merged
+    }
+
+    private static func bounds(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
+}
