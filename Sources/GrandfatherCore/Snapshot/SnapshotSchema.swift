@@ -5,38 +5,40 @@
 enum SnapshotSchema {
     static let version = 1
 
-    static func inList(_ values: [String]) -> String {
-        "(" + values.map { "'\($0)'" }.joined(separator: ", ") + ")"
+    /// `column` is one of `values`, written as equalities: SQLite evaluates a constant
+    /// `IN (…)` list by building a temporary b-tree on every row it checks.
+    static func oneOf(_ column: String, _ values: [String]) -> String {
+        "(" + values.map { "\(column) = '\($0)'" }.joined(separator: " OR ") + ")"
     }
 
     static var tables: [String] {
-        let platforms = inList(Platform.allCases.map(\.rawValue))
-        let environments = inList(Environment.allCases.map(\.rawValue))
-        let classes = inList(CustomerClass.allCases.map(\.rawValue))
-        let sources = inList(EntitlementSource.allCases.map(\.rawValue))
-        let severities = inList(Flag.Severity.allCases.map(\.rawValue))
+        let platforms = oneOf("platform", Platform.allCases.map(\.rawValue))
+        let environments = oneOf("environment", Environment.allCases.map(\.rawValue))
+        let classes = oneOf("class", CustomerClass.allCases.map(\.rawValue))
+        let sources = oneOf("source", EntitlementSource.allCases.map(\.rawValue))
+        let severities = oneOf("severity", Flag.Severity.allCases.map(\.rawValue))
         return [
             """
             CREATE TABLE flag_catalog (
                 flag TEXT PRIMARY KEY NOT NULL,
-                severity TEXT NOT NULL CHECK (severity IN \(severities)),
+                severity TEXT NOT NULL CHECK \(severities),
                 explanation TEXT NOT NULL
             )
             """,
             """
             CREATE TABLE customers (
                 customer_id TEXT PRIMARY KEY NOT NULL,
-                platform TEXT CHECK (platform IN \(platforms)),
+                platform TEXT CHECK \(platforms),
                 original_app_version TEXT,
                 original_purchase_date TEXT,
-                environment TEXT NOT NULL CHECK (environment IN \(environments)),
+                environment TEXT NOT NULL CHECK \(environments),
                 preorder_date TEXT,
                 storefront TEXT,
-                class TEXT NOT NULL CHECK (class IN \(classes)),
-                is_orphan INTEGER NOT NULL CHECK (is_orphan IN (0, 1)),
+                class TEXT NOT NULL CHECK \(classes),
+                is_orphan INTEGER NOT NULL CHECK (is_orphan = 0 OR is_orphan = 1),
                 cutover_version TEXT,
-                before_cutover_by_version INTEGER CHECK (before_cutover_by_version IN (0, 1)),
-                before_cutover_by_date INTEGER CHECK (before_cutover_by_date IN (0, 1))
+                before_cutover_by_version INTEGER CHECK (before_cutover_by_version = 0 OR before_cutover_by_version = 1),
+                before_cutover_by_date INTEGER CHECK (before_cutover_by_date = 0 OR before_cutover_by_date = 1)
             ) WITHOUT ROWID
             """,
             """
@@ -50,7 +52,7 @@ enum SnapshotSchema {
             CREATE TABLE entitlements (
                 customer_id TEXT NOT NULL REFERENCES customers (customer_id),
                 entitlement TEXT NOT NULL,
-                source TEXT NOT NULL CHECK (source IN \(sources)),
+                source TEXT NOT NULL CHECK \(sources),
                 transaction_id TEXT,
                 expires_date TEXT,
                 CHECK ((source = 'grandfathered') = (transaction_id IS NULL))
@@ -70,7 +72,7 @@ enum SnapshotSchema {
                 run_id TEXT PRIMARY KEY NOT NULL,
                 started_at TEXT NOT NULL,
                 as_of TEXT NOT NULL,
-                status TEXT NOT NULL CHECK (status IN ('ok', 'data_quality_threshold_exceeded')),
+                status TEXT NOT NULL CHECK (status = 'ok' OR status = 'data_quality_threshold_exceeded'),
                 exit_code INTEGER NOT NULL,
                 tool_version TEXT NOT NULL,
                 policy_name TEXT,
