@@ -41,26 +41,39 @@ struct CustomerActivity: Sendable {
     var current: [CurrentGrant] = []
     var latestRenewable: LatestRenewable?
 
-    /// Folds one production transaction in.
-    mutating func fold(_ transaction: Transaction, policy: Policy, asOf: Instant) {
+    /// Folds one production transaction of `batch` in. Strings are made only for what is
+    /// kept: a current grant, or a new latest auto-renewable.
+    mutating func fold(_ transaction: Transaction, of batch: TransactionBatch, policy: Policy, asOf: Instant) {
         hasTransaction = true
         let durable = transaction.productType.isDurable
         if durable { hasDurable = true }
         if durable, transaction.isRevoked { hasRevokedDurable = true }
         if Self.hasImpossibleDates(transaction, asOf: asOf) { hasImpossibleDates = true }
-        if transaction.productType == .autoRenewable {
-            let candidate = LatestRenewable(
-                purchaseDate: transaction.purchaseDate, transactionID: transaction.transactionID,
+        if transaction.productType == .autoRenewable, isLater(transaction, of: batch) {
+            latestRenewable = LatestRenewable(
+                purchaseDate: transaction.purchaseDate, transactionID: batch.string(transaction.transactionID) ?? "",
                 state: transaction.renewalState)
-            if let latest = latestRenewable {
-                if latest.precedes(candidate) { latestRenewable = candidate }
-            } else {
-                latestRenewable = candidate
-            }
         }
-        if let grant = Self.currentGrant(transaction, policy: policy, asOf: asOf), !current.contains(grant) {
+        if let grant = Self.currentGrant(transaction, of: batch, policy: policy, asOf: asOf), !current.contains(grant) {
             current.append(grant)
         }
+    }
+
+    /// Whether an auto-renewable transaction comes after the latest one kept (SPEC §8.19:
+    /// purchase date, then transaction id, then renewal state text).
+    private func isLater(_ transaction: Transaction, of batch: TransactionBatch) -> Bool {
+        guard let latest = latestRenewable else { return true }
+        if transaction.purchaseDate != latest.purchaseDate { return latest.purchaseDate < transaction.purchaseDate }
+        var latestID = latest.transactionID
+        let order = batch.withBytes(transaction.transactionID) { candidate in
+            latestID.withUTF8 { kept -> Int in
+                if kept.elementsEqual(candidate) { return 0 }
+                return kept.lexicographicallyPrecedes(candidate) ? 1 : -1
+            }
+        }
+        if order != 0 { return order > 0 }
+        return (latest.state?.rawValue ?? "").utf8.lexicographicallyPrecedes(
+            (transaction.renewalState?.rawValue ?? "").utf8)
     }
 
     /// Merges another fold of the same customer (e.g. from another part of the input).
@@ -78,7 +91,9 @@ struct CustomerActivity: Sendable {
     }
 
     /// The grant a transaction makes as of `asOf`, or `nil` when it is not current (SPEC §4, §8.11).
-    static func currentGrant(_ transaction: Transaction, policy: Policy, asOf: Instant) -> CurrentGrant? {
+    static func currentGrant(
+        _ transaction: Transaction, of batch: TransactionBatch, policy: Policy, asOf: Instant
+    ) -> CurrentGrant? {
         guard !transaction.isRevoked else { return nil }
         var throughGrace = false
         let endsAt: Instant?
@@ -88,7 +103,8 @@ struct CustomerActivity: Sendable {
         case .nonConsumable:
             endsAt = nil
         case .nonRenewing:
-            let end = transaction.purchaseDate.adding(seconds: policy.termSeconds(forProduct: transaction.productID))
+            let product = batch.string(transaction.productID) ?? ""
+            let end = transaction.purchaseDate.adding(seconds: policy.termSeconds(forProduct: product))
             guard end > asOf else { return nil }
             endsAt = end
         case .autoRenewable:
@@ -104,7 +120,8 @@ struct CustomerActivity: Sendable {
             }
         }
         return CurrentGrant(
-            transactionID: transaction.transactionID, productID: transaction.productID,
+            transactionID: batch.string(transaction.transactionID) ?? "",
+            productID: batch.string(transaction.productID) ?? "",
             productType: transaction.productType, throughGrace: throughGrace,
             familyShared: transaction.ownership == .familyShared, endsAt: endsAt)
     }

@@ -6,7 +6,7 @@ struct Ledger: ~Copyable {
     let policy: Policy
     let asOf: Instant
 
-    private var index: [CustomerKey: Int32] = [:]
+    private var index = CustomerIndex()
     /// The record of each slot; for an id seen only in transactions, the orphan it would make.
     private var records: [Customer] = []
     /// Whether a customers input gave the slot its record.
@@ -31,15 +31,26 @@ struct Ledger: ~Copyable {
         case repeatedWithOtherContent
     }
 
-    private mutating func slot(for id: String) -> Int {
-        let key = CustomerKey(id)
-        if let existing = index[key] { return Int(existing) }
-        let slot = records.count
-        index[key] = Int32(slot)
-        records.append(Customer.orphan(id: id))
+    /// The slot of the customer with this id, made (as a would-be orphan) when new.
+    private mutating func slot(for id: UnsafeRawBufferPointer) -> Int {
+        let hash = CustomerIndex.hash(id)
+        if let found = index.find(hash: hash, matches: { hasID($0, id) }) { return Int(found) }
+        let slot = self.records.count
+        index.insert(hash: hash, slot: Int32(slot))
+        self.records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
         return slot
+    }
+
+    private func hasID(_ slot: Int32, _ id: UnsafeRawBufferPointer) -> Bool {
+        var known = records[Int(slot)].id
+        return known.withUTF8 { $0.count == id.count && $0.elementsEqual(id) }
+    }
+
+    private mutating func slot(for id: String) -> Int {
+        var id = id
+        return id.withUTF8 { slot(for: UnsafeRawBufferPointer($0)) }
     }
 
     /// Adds a customer row; the first row of an id wins.
@@ -60,14 +71,14 @@ struct Ledger: ~Copyable {
         case sandbox
     }
 
-    /// Adds a transaction: sandbox ones are dropped first (SPEC §8.8), exact duplicates
-    /// count once, and every version of a conflicting duplicate is folded (SPEC §8.23).
-    mutating func add(_ transaction: Transaction) -> TransactionOutcome {
+    /// Adds a transaction of `batch`: sandbox ones are dropped first (SPEC §8.8), exact
+    /// duplicates count once, and every version of a conflicting duplicate is folded (SPEC §8.23).
+    mutating func add(_ transaction: Transaction, of batch: TransactionBatch) -> TransactionOutcome {
         guard transaction.environment == .production else { return .sandbox }
-        let owner = slot(for: transaction.customerID)
+        let owner = batch.withBytes(transaction.customerID) { slot(for: $0) }
         let outcome = fingerprints.record(
-            id: TransactionFingerprints.id(of: transaction), content: TransactionFingerprints.content(of: transaction),
-            owner: Int32(owner))
+            id: TransactionFingerprints.id(of: transaction, in: batch),
+            content: TransactionFingerprints.content(of: transaction, in: batch), owner: Int32(owner))
         switch outcome {
         case .exactDuplicate:
             return .exactDuplicate
@@ -77,7 +88,7 @@ struct Ledger: ~Copyable {
         case .first:
             break
         }
-        activities[owner].fold(transaction, policy: policy, asOf: asOf)
+        activities[owner].fold(transaction, of: batch, policy: policy, asOf: asOf)
         return .folded
     }
 
@@ -87,7 +98,7 @@ struct Ledger: ~Copyable {
     /// classification does not need twice the memory.
     mutating func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
         fingerprints = TransactionFingerprints(expected: 0)
-        index = [:]
+        index = CustomerIndex(capacity: 1)
         let hasRecord = self.hasRecord
         self.hasRecord = []
         var customers = records
@@ -106,24 +117,5 @@ struct Ledger: ~Copyable {
         customers.removeSubrange(survivors...)
         kept.removeSubrange(survivors...)
         return (customers, kept)
-    }
-}
-
-/// A customer id compared by its exact code points: two spellings that Unicode calls
-/// equivalent (NFC and NFD "café") are different ids, as in any database.
-struct CustomerKey: Hashable {
-    var id: String
-
-    init(_ id: String) {
-        self.id = id
-    }
-
-    static func == (lhs: CustomerKey, rhs: CustomerKey) -> Bool {
-        lhs.id.utf8.elementsEqual(rhs.id.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var id = self.id
-        id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

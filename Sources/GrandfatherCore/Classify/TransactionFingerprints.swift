@@ -103,29 +103,33 @@ struct TransactionFingerprints: ~Copyable {
 
     /// The fingerprint of a transaction's normalised content (SPEC §8.23): instants, enums,
     /// defaults and the canonical price; unknown columns never reach it.
-    static func content(of transaction: Transaction) -> UInt64 {
+    static func content(of transaction: Transaction, in batch: TransactionBatch) -> UInt64 {
         var hash = StableHash()
-        hash.combine(transaction.transactionID)
-        hash.combine(transaction.originalTransactionID)
-        hash.combine(transaction.customerID)
-        hash.combine(transaction.productID)
+        for text in [
+            transaction.transactionID, transaction.originalTransactionID, transaction.customerID,
+            transaction.productID, transaction.price, transaction.currency,
+        ] {
+            if text.isAbsent {
+                hash.combine(UInt64.max)
+            } else {
+                batch.withBytes(text) { hash.combine($0) }
+            }
+        }
         hash.combine(UInt64(transaction.productType.code))
         hash.combine(transaction.purchaseDate)
         hash.combine(transaction.expiresDate)
         hash.combine(transaction.revocationDate)
         hash.combine(UInt64(transaction.ownership == .familyShared ? 1 : 0))
         hash.combine(UInt64(transaction.environment == .sandbox ? 1 : 0))
-        hash.combine(transaction.price)
-        hash.combine(transaction.currency)
         hash.combine(UInt64(transaction.renewalState.map { $0.code + 1 } ?? 0))
         hash.combine(transaction.gracePeriodExpiresDate)
         return hash.value
     }
 
     /// The fingerprint of a transaction id.
-    static func id(of transaction: Transaction) -> UInt64 {
+    static func id(of transaction: Transaction, in batch: TransactionBatch) -> UInt64 {
         var hash = StableHash()
-        hash.combine(transaction.transactionID)
+        batch.withBytes(transaction.transactionID) { hash.combine($0) }
         return hash.value
     }
 }

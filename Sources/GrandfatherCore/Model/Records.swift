@@ -39,50 +39,97 @@ public struct Customer: Sendable, Equatable {
     }
 }
 
-/// One in-app transaction after normalization: instants in UTC, enums closed, defaults applied.
-public struct Transaction: Sendable, Equatable {
-    public var transactionID: String
-    public var originalTransactionID: String?
-    public var customerID: String
-    public var productID: String
-    public var productType: ProductType
-    public var purchaseDate: Instant
-    public var expiresDate: Instant?
-    public var revocationDate: Instant?
-    public var ownership: OwnershipType
-    public var environment: Environment
-    /// The price as a canonical decimal (`4.990` and `04.99` are both `4.99`).
-    public var price: String?
-    /// ISO 4217 code, upper-cased.
-    public var currency: String?
-    public var renewalState: RenewalState?
-    public var gracePeriodExpiresDate: Instant?
+/// Where a piece of text lies in a `TransactionBatch`'s bytes; `count` -1 means absent.
+struct TextRef: Sendable, Equatable {
+    var start: Int32
+    var count: Int32
 
-    /// Creates a transaction; only the SPEC's required fields have no default.
-    public init(
-        transactionID: String, originalTransactionID: String? = nil, customerID: String, productID: String,
-        productType: ProductType, purchaseDate: Instant, expiresDate: Instant? = nil, revocationDate: Instant? = nil,
-        ownership: OwnershipType = .purchased, environment: Environment = .production, price: String? = nil,
-        currency: String? = nil, renewalState: RenewalState? = nil, gracePeriodExpiresDate: Instant? = nil
-    ) {
-        self.transactionID = transactionID
-        self.originalTransactionID = originalTransactionID
-        self.customerID = customerID
-        self.productID = productID
-        self.productType = productType
-        self.purchaseDate = purchaseDate
-        self.expiresDate = expiresDate
-        self.revocationDate = revocationDate
-        self.ownership = ownership
-        self.environment = environment
-        self.price = price
-        self.currency = currency
-        self.renewalState = renewalState
-        self.gracePeriodExpiresDate = gracePeriodExpiresDate
-    }
+    static let absent = TextRef(start: 0, count: -1)
+
+    var isAbsent: Bool { count < 0 }
+}
+
+/// One in-app transaction after normalization: instants in UTC, enums closed, defaults
+/// applied. Its text fields are spans of the `TransactionBatch` that carries it, so that
+/// normalizing millions of transactions makes no string per field (transaction ids are
+/// often longer than the 15 bytes a Swift string holds without allocating).
+struct Transaction: Sendable, Equatable {
+    var transactionID: TextRef
+    var originalTransactionID: TextRef
+    var customerID: TextRef
+    var productID: TextRef
+    var productType: ProductType
+    var purchaseDate: Instant
+    var expiresDate: Instant?
+    var revocationDate: Instant?
+    var ownership: OwnershipType
+    var environment: Environment
+    /// The price as a canonical decimal (`4.990` and `04.99` are both `4.99`).
+    var price: TextRef
+    /// ISO 4217 code, upper-cased.
+    var currency: TextRef
+    var renewalState: RenewalState?
+    var gracePeriodExpiresDate: Instant?
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
-    public var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }
+    var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }
+}
+
+/// Normalized transactions with the bytes their text fields point into.
+struct TransactionBatch: Sendable {
+    private(set) var bytes: [UInt8] = []
+    var rows: [Transaction] = []
+
+    init(capacity: Int = 0) {
+        rows.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity * 64)
+    }
+
+    /// Copies text in and returns where it lies.
+    mutating func store(_ text: UnsafeRawBufferPointer) -> TextRef {
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        return TextRef(start: Int32(start), count: Int32(text.count))
+    }
+
+    /// Upper-cases the ASCII letters of stored text in place.
+    mutating func uppercase(_ text: TextRef) -> TextRef {
+        for index in Int(text.start)..<Int(text.start + text.count) where bytes[index] &- 0x61 < 26 {
+            bytes[index] -= 0x20
+        }
+        return text
+    }
+
+    /// Drops bytes stored after `count` (those of a row that was then rejected).
+    mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
+    /// Stores a string's UTF-8.
+    mutating func store(_ text: String) -> TextRef {
+        var text = text
+        return text.withUTF8 { store(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Forgets every row and byte, keeping capacity.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with the bytes of `text` (empty when absent).
+    func withBytes<Result>(_ text: TextRef, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard !text.isAbsent else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return bytes.withUnsafeBytes {
+            body(UnsafeRawBufferPointer(rebasing: $0[Int(text.start)..<Int(text.start + text.count)]))
+        }
+    }
+
+    /// The text as a string; `nil` when absent.
+    func string(_ text: TextRef) -> String? {
+        guard !text.isAbsent else { return nil }
+        return withBytes(text) { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 /// An input row that was not accepted: data, never thrown (STYLE: two error channels).

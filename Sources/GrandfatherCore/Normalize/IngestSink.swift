@@ -40,14 +40,14 @@ struct IngestSink: RowSink {
     private(set) var rowsAccepted = 0
     private(set) var exactDuplicates = 0
     private(set) var sandboxRows = 0
-    private var batch: [Transaction] = []
+    private var batch = TransactionBatch()
 
     init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: SharedLedger) {
         self.file = file
         self.kind = kind
         self.normalizer = normalizer
         self.ledger = ledger
-        if kind == .transactions { batch.reserveCapacity(Self.batchSize) }
+        if kind == .transactions { batch = TransactionBatch(capacity: Self.batchSize) }
     }
 
     mutating func accept(_ row: RawRow) {
@@ -70,25 +70,23 @@ struct IngestSink: RowSink {
                 }
             }
         case .transactions:
-            switch normalizer.transaction(row) {
-            case .failure(let problem):
+            if let problem = normalizer.transaction(row, into: &batch) {
                 reject(row.line, problem)
-            case .success(let transaction):
+            } else {
                 rowsAccepted += 1
-                batch.append(transaction)
-                if batch.count >= Self.batchSize { flush() }
+                if batch.rows.count >= Self.batchSize { flush() }
             }
         }
     }
 
     /// Folds the transactions still batched; call once the reader is done.
     mutating func flush() {
-        guard !batch.isEmpty else { return }
+        guard !batch.rows.isEmpty else { return }
         var duplicates = 0
         var sandbox = 0
         ledger.withLock { ledger in
-            for transaction in batch {
-                switch ledger.add(transaction) {
+            for transaction in batch.rows {
+                switch ledger.add(transaction, of: batch) {
                 case .folded: break
                 case .exactDuplicate: duplicates += 1
                 case .sandbox: sandbox += 1
@@ -97,7 +95,7 @@ struct IngestSink: RowSink {
         }
         exactDuplicates += duplicates
         sandboxRows += sandbox
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAll()
     }
 
     private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {

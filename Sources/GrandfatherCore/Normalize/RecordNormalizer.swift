@@ -31,9 +31,11 @@ struct RecordNormalizer: Sendable {
         }
     }
 
-    /// A transaction, or why the row is rejected.
-    func transaction(_ row: RawRow) -> Result<Transaction, RowProblem> {
+    /// Appends the row's transaction to `batch`, or says why the row is rejected (and
+    /// leaves `batch` as it was).
+    func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
+        let mark = batch.bytes.count
         do throws(RowProblem) {
             typealias F = TransactionField
             for field in [F.transactionID, .customerID, .productID, .productType, .purchaseDate] {
@@ -42,36 +44,41 @@ struct RecordNormalizer: Sendable {
                     throw RowProblem(field: field.name, column: nil, reason: "missing required field \(field.name)")
                 }
             }
-            let transactionID = try fields.required(F.transactionID.rawValue, name: F.transactionID.name)
-            let customerID = try fields.required(F.customerID.rawValue, name: F.customerID.name)
-            let productID = try fields.required(F.productID.rawValue, name: F.productID.name)
+            let transactionID = try fields.text(F.transactionID.rawValue, name: F.transactionID.name, into: &batch)
+            let originalID = try fields.text(
+                F.originalTransactionID.rawValue, name: F.originalTransactionID.name, into: &batch)
+            let customerID = try fields.text(F.customerID.rawValue, name: F.customerID.name, into: &batch)
+            let productID = try fields.text(F.productID.rawValue, name: F.productID.name, into: &batch)
             guard
                 let productType = try fields.enumeration(
                     F.productType.rawValue, name: F.productType.name, as: ProductType.self),
                 let purchaseDate = try fields.instant(F.purchaseDate.rawValue, name: F.purchaseDate.name)
             else { throw RowProblem(field: nil, column: nil, reason: "missing required field") }
-            return .success(
+            let expiresDate = try fields.instant(F.expiresDate.rawValue, name: F.expiresDate.name)
+            let revocationDate = try fields.instant(F.revocationDate.rawValue, name: F.revocationDate.name)
+            let ownership =
+                try fields.enumeration(F.ownershipType.rawValue, name: F.ownershipType.name, as: OwnershipType.self)
+                ?? .purchased
+            let environment = try fields.environment(F.environment.rawValue, name: F.environment.name)
+            let price = try fields.decimal(F.price.rawValue, name: F.price.name, into: &batch)
+            var currency = try fields.text(F.currency.rawValue, name: F.currency.name, into: &batch)
+            if !currency.isAbsent {
+                currency = batch.uppercase(currency)
+            }
+            let renewalState = try fields.enumeration(
+                F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self)
+            let grace = try fields.instant(F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)
+            batch.rows.append(
                 Transaction(
-                    transactionID: transactionID,
-                    originalTransactionID: try fields.text(
-                        F.originalTransactionID.rawValue, name: F.originalTransactionID.name),
-                    customerID: customerID,
-                    productID: productID,
-                    productType: productType,
-                    purchaseDate: purchaseDate,
-                    expiresDate: try fields.instant(F.expiresDate.rawValue, name: F.expiresDate.name),
-                    revocationDate: try fields.instant(F.revocationDate.rawValue, name: F.revocationDate.name),
-                    ownership: try fields.enumeration(
-                        F.ownershipType.rawValue, name: F.ownershipType.name, as: OwnershipType.self) ?? .purchased,
-                    environment: try fields.environment(F.environment.rawValue, name: F.environment.name),
-                    price: try fields.decimal(F.price.rawValue, name: F.price.name),
-                    currency: try fields.text(F.currency.rawValue, name: F.currency.name)?.uppercased(),
-                    renewalState: try fields.enumeration(
-                        F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self),
-                    gracePeriodExpiresDate: try fields.instant(
-                        F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)))
+                    transactionID: transactionID, originalTransactionID: originalID, customerID: customerID,
+                    productID: productID, productType: productType, purchaseDate: purchaseDate,
+                    expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
+                    environment: environment, price: price, currency: currency, renewalState: renewalState,
+                    gracePeriodExpiresDate: grace))
+            return nil
         } catch {
-            return .failure(error)
+            batch.truncate(to: mark)
+            return error
         }
     }
 }

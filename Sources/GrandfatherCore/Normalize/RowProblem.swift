@@ -51,6 +51,23 @@ struct FieldReader {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Stores a field's text in `batch`; `absent` when missing. Invalid UTF-8 rejects the row.
+    func text(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return .absent }
+        let bytes = row.bytes(index)
+        guard ASCII.isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
+        }
+        return batch.store(bytes)
+    }
+
+    /// A price as a canonical decimal stored in `batch`; `absent` when missing.
+    func decimal(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
+        guard let text = try decimal(index, name: name) else { return .absent }
+        return batch.store(text)
+    }
+
     /// Text of a required field.
     func required(_ index: Int, name: String) throws(RowProblem) -> String {
         guard let value = try text(index, name: name) else {
