@@ -32,8 +32,8 @@ struct Ledger: ~Copyable {
     }
 
     /// The slot of the customer with this id, made (as a would-be orphan) when new.
-    private mutating func slot(for id: UnsafeRawBufferPointer) -> Int {
-        let hash = CustomerIndex.hash(id)
+    private mutating func slot(for id: UnsafeRawBufferPointer, hash: UInt64? = nil) -> Int {
+        let hash = hash ?? CustomerIndex.hash(id)
         if let found = index.find(hash: hash, matches: { hasID($0, id) }) { return Int(found) }
         let slot = self.records.count
         index.insert(hash: hash, slot: Int32(slot))
@@ -73,12 +73,12 @@ struct Ledger: ~Copyable {
 
     /// Adds a transaction of `batch`: sandbox ones are dropped first (SPEC §8.8), exact
     /// duplicates count once, and every version of a conflicting duplicate is folded (SPEC §8.23).
-    mutating func add(_ transaction: Transaction, of batch: TransactionBatch) -> TransactionOutcome {
+    mutating func add(_ row: Int, of batch: TransactionBatch) -> TransactionOutcome {
+        let transaction = batch.rows[row]
         guard transaction.environment == .production else { return .sandbox }
-        let owner = batch.withBytes(transaction.customerID) { slot(for: $0) }
-        let outcome = fingerprints.record(
-            id: TransactionFingerprints.id(of: transaction, in: batch),
-            content: TransactionFingerprints.content(of: transaction, in: batch), owner: Int32(owner))
+        let hashes = batch.hashes[row]
+        let owner = batch.withBytes(transaction.customerID) { slot(for: $0, hash: hashes.customer) }
+        let outcome = fingerprints.record(id: hashes.id, content: hashes.content, owner: Int32(owner))
         switch outcome {
         case .exactDuplicate:
             return .exactDuplicate

@@ -105,15 +105,20 @@ struct TransactionFingerprints: ~Copyable {
     /// defaults and the canonical price; unknown columns never reach it.
     static func content(of transaction: Transaction, in batch: TransactionBatch) -> UInt64 {
         var hash = StableHash()
-        for text in [
-            transaction.transactionID, transaction.originalTransactionID, transaction.customerID,
-            transaction.productID, transaction.price, transaction.currency,
-        ] {
-            if text.isAbsent {
-                hash.combine(UInt64.max)
-            } else {
-                batch.withBytes(text) { hash.combine($0) }
+        batch.withAllBytes { bytes in
+            func combine(_ text: TextRef) {
+                if text.isAbsent {
+                    hash.combine(UInt64.max)
+                } else {
+                    hash.combine(UnsafeRawBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.start + text.count)]))
+                }
             }
+            combine(transaction.transactionID)
+            combine(transaction.originalTransactionID)
+            combine(transaction.customerID)
+            combine(transaction.productID)
+            combine(transaction.price)
+            combine(transaction.currency)
         }
         hash.combine(UInt64(transaction.productType.code))
         hash.combine(transaction.purchaseDate)

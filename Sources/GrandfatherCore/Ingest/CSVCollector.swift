@@ -140,7 +140,22 @@ struct GrowableBuffer<Element> {
 extension GrowableBuffer where Element == UInt8 {
     mutating func append(_ data: UnsafeRawPointer, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
-        UnsafeMutableRawPointer(base + count).copyMemory(from: data, byteCount: length)
+        let target = UnsafeMutableRawPointer(base + count)
+        if length <= 32 {
+            // Most fields are short: a call to memmove costs more than copying them here.
+            var offset = 0
+            while offset + 8 <= length {
+                target.storeBytes(
+                    of: data.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < length {
+                target.storeBytes(of: data.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
+                offset += 1
+            }
+        } else {
+            target.copyMemory(from: data, byteCount: length)
+        }
         count += length
     }
 }

@@ -75,13 +75,23 @@ struct Transaction: Sendable, Equatable {
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }
 }
 
-/// Normalized transactions with the bytes their text fields point into.
+/// Normalized transactions with the bytes their text fields point into, and the hashes
+/// the ledger files them by (taken by the parser, outside the ledger's lock).
 struct TransactionBatch: Sendable {
+    /// What the ledger looks a transaction up by.
+    struct Hashes: Sendable {
+        var customer: UInt64
+        var id: UInt64
+        var content: UInt64
+    }
+
     private(set) var bytes: [UInt8] = []
     var rows: [Transaction] = []
+    var hashes: [Hashes] = []
 
     init(capacity: Int = 0) {
         rows.reserveCapacity(capacity)
+        hashes.reserveCapacity(capacity)
         bytes.reserveCapacity(capacity * 64)
     }
 
@@ -115,6 +125,17 @@ struct TransactionBatch: Sendable {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends a transaction with its hashes.
+    mutating func append(_ transaction: Transaction) {
+        rows.append(transaction)
+        hashes.append(
+            Hashes(
+                customer: withBytes(transaction.customerID) { CustomerIndex.hash($0) },
+                id: TransactionFingerprints.id(of: transaction, in: self),
+                content: TransactionFingerprints.content(of: transaction, in: self)))
     }
 
     /// Calls `body` with the bytes of `text` (empty when absent).
@@ -123,6 +144,11 @@ struct TransactionBatch: Sendable {
         return bytes.withUnsafeBytes {
             body(UnsafeRawBufferPointer(rebasing: $0[Int(text.start)..<Int(text.start + text.count)]))
         }
+    }
+
+    /// Calls `body` with every byte of the batch.
+    func withAllBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes(body)
     }
 
     /// The text as a string; `nil` when absent.

@@ -85,8 +85,8 @@ struct IngestSink: RowSink {
         var duplicates = 0
         var sandbox = 0
         ledger.withLock { ledger in
-            for transaction in batch.rows {
-                switch ledger.add(transaction, of: batch) {
+            for row in batch.rows.indices {
+                switch ledger.add(row, of: batch) {
                 case .folded: break
                 case .exactDuplicate: duplicates += 1
                 case .sandbox: sandbox += 1

@@ -68,7 +68,7 @@ struct RecordNormalizer: Sendable {
             let renewalState = try fields.enumeration(
                 F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self)
             let grace = try fields.instant(F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)
-            batch.rows.append(
+            batch.append(
                 Transaction(
                     transactionID: transactionID, originalTransactionID: originalID, customerID: customerID,
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
