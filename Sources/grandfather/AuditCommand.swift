@@ -58,8 +58,8 @@ struct AuditCommand: ParsableCommand {
 
     private func resolveAsOf(policy: Policy) throws(GrandfatherError) -> Instant {
         guard let asOf else {
-            let micros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down))
-            return Instant(microseconds: micros)
+            // Now, to the second: a nightly report reads better without microseconds.
+            return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
         }
         switch TimestampParser(defaultZone: policy.defaultTimeZone).parse(asOf) {
         case .success(let instant): return instant

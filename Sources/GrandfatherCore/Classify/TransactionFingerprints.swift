@@ -110,7 +110,8 @@ struct TransactionFingerprints: ~Copyable {
                 if text.isAbsent {
                     hash.combine(UInt64.max)
                 } else {
-                    hash.combine(UnsafeRawBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.start + text.count)]))
+                    hash.combine(
+                        UnsafeRawBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.start + text.count)]))
                 }
             }
             combine(transaction.transactionID)

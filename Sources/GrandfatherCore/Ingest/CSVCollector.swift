@@ -146,11 +146,13 @@ extension GrowableBuffer where Element == UInt8 {
             var offset = 0
             while offset + 8 <= length {
                 target.storeBytes(
-                    of: data.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                    of: data.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                    as: UInt64.self)
                 offset += 8
             }
             while offset < length {
-                target.storeBytes(of: data.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
+                target.storeBytes(
+                    of: data.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
                 offset += 1
             }
         } else {
