@@ -22,6 +22,13 @@ public enum Pipeline {
     public static func audit(
         policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink? = nil
     ) throws(GrandfatherError) -> Audit {
+        try audit(policy: policy, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions())
+    }
+
+    /// The same, with the ingest stage's range options (tests force small ranges).
+    static func audit(
+        policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions
+    ) throws(GrandfatherError) -> Audit {
         let clock = ContinuousClock()
         let ingestStart = clock.now
         // Recognise every input before reading any, so a wrong file fails the run at once.
@@ -36,7 +43,7 @@ public enum Pipeline {
         var rejections: [Rejection] = []
         for (description, header) in described {
             let (report, fileRejections) = try FileIngest.read(
-                description, header: header, normalizer: normalizer, ledger: ledger)
+                description, header: header, normalizer: normalizer, ledger: ledger, options: options)
             reports.append(report)
             rejections.append(contentsOf: fileRejections)
             progress?.fileFinished(path: description.path, bytes: report.sizeBytes)

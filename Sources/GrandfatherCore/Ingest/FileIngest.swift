@@ -1,22 +1,30 @@
 import Dispatch
 import Foundation
 
-/// Reads one input file into the shared ledger: large CSV and JSON Lines files as several
-/// ranges parsed at once (one per core and then some, for balance), with the file's SHA-256
-/// computed alongside; everything else as one range.
-enum FileIngest {
-    /// How many ranges a large file is cut into.
-    static var parts: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) * 4 }
+/// How the ingest stage cuts files into ranges; tests force small ranges to check that
+/// parsing in parts gives what one pass gives.
+struct IngestOptions: Sendable {
+    /// How many ranges a large file is cut into: one per core and then some, for balance.
+    var parts = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+    /// Files smaller than this many bytes per part are cut into fewer parts.
+    var minimumPartSize = RecordSplitter.minimumPartSize
+}
 
+/// Reads one input file into the shared ledger: large CSV and JSON Lines files as several
+/// ranges parsed at once, with the file's SHA-256 computed alongside; everything else as
+/// one range.
+enum FileIngest {
     /// Reads `description` and returns its accounting and rejections (in line order).
     static func read(
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: SharedLedger,
-        parts: Int = FileIngest.parts
+        options: IngestOptions = IngestOptions()
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
         let ranges =
             description.kind == .transactions
-            ? try RecordSplitter.ranges(for: source, format: description.format, parts: parts)
+            ? try RecordSplitter.ranges(
+                for: source, format: description.format, parts: options.parts,
+                minimumPartSize: options.minimumPartSize)
             : [source.dataStart..<source.size]
 
         let slots = ResultSlots<RangeResult>(count: ranges.count + 1)

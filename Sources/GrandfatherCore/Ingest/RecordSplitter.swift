@@ -10,11 +10,11 @@ enum RecordSplitter {
 
     /// Ranges covering `source` from its data start, about `parts` of them.
     static func ranges(
-        for source: ByteSource, format: InputFormat, parts requested: Int
+        for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) throws(GrandfatherError) -> [Range<Int>] {
         let start = source.dataStart
         let length = source.size - start
-        let parts = max(1, min(requested, length / minimumPartSize))
+        let parts = max(1, min(requested, length / max(minimumPartSize, 1)))
         guard parts > 1, format != .jsonArray else { return [start..<source.size] }
         let targets = (1..<parts).map { start + length / parts * $0 }
         let cuts: [Int]
