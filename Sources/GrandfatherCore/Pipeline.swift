@@ -36,9 +36,8 @@ public enum Pipeline {
         for path in inputs { described.append(try InputRecognizer.recognize(path: path)) }
 
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
-        let ledger = SharedLedger(Ledger(policy: policy, asOf: asOf))
-        let expected = try estimatedTransactions(described.map(\.0))
-        ledger.withLock { $0.reserve(transactions: expected) }
+        let ledger = ShardedLedger(
+            policy: policy, asOf: asOf, expectedTransactions: try estimatedTransactions(described.map(\.0)))
         var reports: [InputReport] = []
         var rejections: [Rejection] = []
         for (description, header) in described {

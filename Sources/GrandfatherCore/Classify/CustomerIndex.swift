@@ -3,7 +3,7 @@
 ///
 /// Ids are compared by their exact bytes, i.e. code points: two spellings Unicode calls
 /// equivalent (NFC and NFD "café") are different customers, as in any database.
-struct CustomerIndex: ~Copyable {
+final class CustomerIndex {
     private static let maximumLoad = 0.7
 
     private var hashes: UnsafeMutablePointer<UInt64>
@@ -42,13 +42,13 @@ struct CustomerIndex: ~Copyable {
     }
 
     /// Files `slot` under `hash` (the caller checked it is not there yet).
-    mutating func insert(hash: UInt64, slot: Int32) {
+    func insert(hash: UInt64, slot: Int32) {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { grow() }
         place(hash: hash, slot: slot)
         count += 1
     }
 
-    private mutating func place(hash: UInt64, slot: Int32) {
+    private func place(hash: UInt64, slot: Int32) {
         var place = Int(hash.multipliedFullWidth(by: UInt64(capacity)).high)
         while hashes[place] != 0 {
             place += 1
@@ -58,7 +58,7 @@ struct CustomerIndex: ~Copyable {
         slots[place] = slot
     }
 
-    private mutating func grow() {
+    private func grow() {
         let oldHashes = hashes
         let oldSlots = slots
         let oldCapacity = capacity

@@ -1,8 +1,9 @@
-/// Everything the classify stage keeps while the inputs stream by: one entry per customer
-/// id (its record, if any, and its folded activity) and one fingerprint per transaction.
+/// One shard of what the classify stage keeps while the inputs stream by: one entry per
+/// customer id whose hash falls in the shard (its record, if any, and its folded activity).
 ///
-/// Memory grows with customers; per transaction only the fingerprint remains.
-struct Ledger: ~Copyable {
+/// Memory grows with customers; per transaction only a fingerprint remains, kept apart in
+/// `TransactionFingerprints`.
+final class Ledger {
     let policy: Policy
     let asOf: Instant
 
@@ -12,16 +13,10 @@ struct Ledger: ~Copyable {
     /// Whether a customers input gave the slot its record.
     private var hasRecord: [Bool] = []
     private var activities: [CustomerActivity] = []
-    private var fingerprints = TransactionFingerprints()
 
     init(policy: Policy, asOf: Instant) {
         self.policy = policy
         self.asOf = asOf
-    }
-
-    /// Sizes the fingerprint table for about `transactions` transactions.
-    mutating func reserve(transactions: Int) {
-        fingerprints.reserve(transactions)
     }
 
     /// How a customer row relates to earlier rows with its id (SPEC §8.7).
@@ -32,12 +27,11 @@ struct Ledger: ~Copyable {
     }
 
     /// The slot of the customer with this id, made (as a would-be orphan) when new.
-    private mutating func slot(for id: UnsafeRawBufferPointer, hash: UInt64? = nil) -> Int {
-        let hash = hash ?? CustomerIndex.hash(id)
+    private func slot(for id: UnsafeRawBufferPointer, hash: UInt64) -> Int {
         if let found = index.find(hash: hash, matches: { hasID($0, id) }) { return Int(found) }
-        let slot = self.records.count
+        let slot = records.count
         index.insert(hash: hash, slot: Int32(slot))
-        self.records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
+        records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
         return slot
@@ -48,14 +42,10 @@ struct Ledger: ~Copyable {
         return known.withUTF8 { $0.count == id.count && $0.elementsEqual(id) }
     }
 
-    private mutating func slot(for id: String) -> Int {
-        var id = id
-        return id.withUTF8 { slot(for: UnsafeRawBufferPointer($0)) }
-    }
-
     /// Adds a customer row; the first row of an id wins.
-    mutating func add(_ customer: Customer) -> CustomerOutcome {
-        let slot = slot(for: customer.id)
+    func add(_ customer: Customer, hash: UInt64) -> CustomerOutcome {
+        var id = customer.id
+        let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
         guard hasRecord[slot] else {
             records[slot] = customer
             hasRecord[slot] = true
@@ -64,40 +54,24 @@ struct Ledger: ~Copyable {
         return records[slot] == customer ? .exactDuplicate : .repeatedWithOtherContent
     }
 
-    /// How a transaction row was taken.
-    enum TransactionOutcome: Equatable {
-        case folded
-        case exactDuplicate
-        case sandbox
-    }
-
-    /// Adds a transaction of `batch`: sandbox ones are dropped first (SPEC §8.8), exact
-    /// duplicates count once, and every version of a conflicting duplicate is folded (SPEC §8.23).
-    mutating func add(_ row: Int, of batch: TransactionBatch) -> TransactionOutcome {
+    /// Folds a production transaction of `batch` into its customer's activity and returns
+    /// the customer's slot. Folding is idempotent, so an exact duplicate may be folded too;
+    /// duplicates are told apart by the fingerprints, for the counts and conflicts.
+    func fold(_ row: Int, of batch: TransactionBatch) -> Int32 {
         let transaction = batch.rows[row]
-        guard transaction.environment == .production else { return .sandbox }
-        let hashes = batch.hashes[row]
-        let owner = batch.withBytes(transaction.customerID) { slot(for: $0, hash: hashes.customer) }
-        let outcome = fingerprints.record(id: hashes.id, content: hashes.content, owner: Int32(owner))
-        switch outcome {
-        case .exactDuplicate:
-            return .exactDuplicate
-        case .conflict(let firstOwner):
-            activities[owner].hasConflictingDuplicate = true
-            activities[Int(firstOwner)].hasConflictingDuplicate = true
-        case .first:
-            break
-        }
+        let owner = batch.withBytes(transaction.customerID) { self.slot(for: $0, hash: batch.hashes[row].customer) }
         activities[owner].fold(transaction, of: batch, policy: policy, asOf: asOf)
-        return .folded
+        return Int32(owner)
     }
 
-    /// Ends the fold: every customer the run knows (those with a record, and orphans made
-    /// from transactions, SPEC §8.14) with their activity, in no particular order. The
-    /// fingerprints and the index are freed first and the arrays compacted in place, so
-    /// classification does not need twice the memory.
-    mutating func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
-        fingerprints = TransactionFingerprints(expected: 0)
+    /// Marks a customer as named by a conflicting duplicate (SPEC §8.23).
+    func flagConflict(_ slot: Int32) {
+        activities[Int(slot)].hasConflictingDuplicate = true
+    }
+
+    /// Ends the fold: every customer the shard knows (those with a record, and orphans made
+    /// from transactions, SPEC §8.14) with their activity, in no particular order.
+    func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
         index = CustomerIndex(capacity: 1)
         let hasRecord = self.hasRecord
         self.hasRecord = []

@@ -6,7 +6,7 @@
 /// Two different ids sharing a 64-bit hash is the one way this can err (about 3 in a
 /// million runs at 10M transactions); two versions of one id sharing 32 content bits, the
 /// other (one in four billion conflicts). The README says so.
-struct TransactionFingerprints: ~Copyable {
+final class TransactionFingerprints {
     /// How a transaction relates to those seen before.
     enum Outcome: Equatable {
         case first
@@ -25,6 +25,8 @@ struct TransactionFingerprints: ~Copyable {
     private(set) var count = 0
     /// Further versions of conflicting ids; rare, so kept apart.
     private var otherVersions: [UInt64: [UInt32]] = [:]
+    /// Owners named by conflicting versions, noted by the caller (packed ledger owners).
+    var conflicts: [Int32] = []
 
     init(expected: Int = 1 << 16) {
         capacity = Self.capacity(for: expected)
@@ -38,18 +40,31 @@ struct TransactionFingerprints: ~Copyable {
         values.deallocate()
     }
 
+    /// Frees the table once the fold is done (the object may live on, empty).
+    func release() {
+        keys.deallocate()
+        values.deallocate()
+        capacity = 64
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: 0, count: capacity)
+        values = .allocate(capacity: capacity)
+        count = 0
+        conflicts = []
+        otherVersions = [:]
+    }
+
     private static func capacity(for expected: Int) -> Int {
         max(64, Int(Double(max(expected, 1)) / maximumLoad) + 1)
     }
 
     /// Makes room for `expected` transactions in all, so the table need not grow while filling.
-    mutating func reserve(_ expected: Int) {
+    func reserve(_ expected: Int) {
         let wanted = Self.capacity(for: expected)
         if wanted > capacity { rehash(to: wanted) }
     }
 
     /// Records a transaction version and says what it is.
-    mutating func record(id: UInt64, content: UInt64, owner: Int32) -> Outcome {
+    func record(id: UInt64, content: UInt64, owner: Int32) -> Outcome {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { rehash(to: capacity + capacity / 2) }
         let key = id == 0 ? 1 : id  // 0 marks an empty slot
         let contentBits = UInt32(truncatingIfNeeded: content >> 32)
@@ -80,7 +95,7 @@ struct TransactionFingerprints: ~Copyable {
         Int(key.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
-    private mutating func rehash(to newCapacity: Int) {
+    private func rehash(to newCapacity: Int) {
         let oldKeys = keys
         let oldValues = values
         let oldCapacity = capacity

@@ -16,7 +16,7 @@ struct IngestOptions: Sendable {
 enum FileIngest {
     /// Reads `description` and returns its accounting and rejections (in line order).
     static func read(
-        _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: SharedLedger,
+        _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
         options: IngestOptions = IngestOptions()
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)

@@ -1,28 +1,3 @@
-import Foundation
-
-/// The ledger shared by the parsers of one run: each folds its records in under the lock.
-final class SharedLedger: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Touched only with `lock` held.
-    private var ledger: Ledger
-
-    init(_ ledger: consuming Ledger) {
-        self.ledger = ledger
-    }
-
-    /// Runs `body` on the ledger under the lock.
-    func withLock<Result>(_ body: (inout Ledger) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&ledger)
-    }
-
-    /// Ends the fold once every reader is done.
-    func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
-        withLock { $0.finish() }
-    }
-}
-
 /// Where a reader delivers rows: normalizes each, feeds accepted records to the ledger,
 /// and keeps the accounting and rejections of the rows it saw.
 ///
@@ -34,15 +9,16 @@ struct IngestSink: RowSink {
     let file: String
     let kind: RecordKind
     let normalizer: RecordNormalizer
-    let ledger: SharedLedger
+    let ledger: ShardedLedger
     private(set) var rejections: [Rejection] = []
     private(set) var rowsRead = 0
     private(set) var rowsAccepted = 0
     private(set) var exactDuplicates = 0
     private(set) var sandboxRows = 0
     private var batch = TransactionBatch()
+    private var scratch: [[Int32]] = []
 
-    init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: SharedLedger) {
+    init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: ShardedLedger) {
         self.file = file
         self.kind = kind
         self.normalizer = normalizer
@@ -58,7 +34,7 @@ struct IngestSink: RowSink {
             case .failure(let problem):
                 reject(row.line, problem)
             case .success(let customer):
-                switch ledger.withLock({ $0.add(customer) }) {
+                switch ledger.add(customer) {
                 case .accepted:
                     acceptCustomer(customer, duplicate: false)
                 case .exactDuplicate:
@@ -82,19 +58,9 @@ struct IngestSink: RowSink {
     /// Folds the transactions still batched; call once the reader is done.
     mutating func flush() {
         guard !batch.rows.isEmpty else { return }
-        var duplicates = 0
-        var sandbox = 0
-        ledger.withLock { ledger in
-            for row in batch.rows.indices {
-                switch ledger.add(row, of: batch) {
-                case .folded: break
-                case .exactDuplicate: duplicates += 1
-                case .sandbox: sandbox += 1
-                }
-            }
-        }
-        exactDuplicates += duplicates
-        sandboxRows += sandbox
+        let outcome = ledger.add(batch, scratch: &scratch)
+        exactDuplicates += outcome.exactDuplicates
+        sandboxRows += outcome.sandbox
         batch.removeAll()
     }
 

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The ledger of one run, shared by the parsers: customers in shards by the hash of their
+/// id, transaction fingerprints in shards by the hash of the transaction id, each shard
+/// behind its own lock, so that parsers fold in parallel and rarely wait for each other.
+///
+/// Folding is commutative and idempotent, so the order in which parsers reach the shards
+/// changes nothing; conflicting duplicates are noted as pairs of customers and flagged
+/// once everything is read.
+final class ShardedLedger: @unchecked Sendable {
+    static let shardCount = 32
+
+    /// A customer's place: shard and slot within it.
+    struct Owner: Hashable {
+        var shard: Int32
+        var slot: Int32
+    }
+
+    private let locks: [NSLock]
+    /// Each used only with its lock held.
+    private let shards: [Ledger]
+    private let fingerprintLocks: [NSLock]
+    /// Each used only with its lock held.
+    private let fingerprints: [TransactionFingerprints]
+
+    init(policy: Policy, asOf: Instant, expectedTransactions: Int) {
+        let count = Self.shardCount
+        locks = (0..<count).map { _ in NSLock() }
+        fingerprintLocks = (0..<count).map { _ in NSLock() }
+        var shards: [Ledger] = []
+        var fingerprints: [TransactionFingerprints] = []
+        for _ in 0..<count {
+            shards.append(Ledger(policy: policy, asOf: asOf))
+            fingerprints.append(TransactionFingerprints(expected: expectedTransactions / count + 1))
+        }
+        self.shards = shards
+        self.fingerprints = fingerprints
+    }
+
+    /// The shard a hash falls in, by its low bits: the tables inside a shard place entries
+    /// by the high bits, which must stay spread within each shard.
+    static func shard(_ hash: UInt64) -> Int {
+        Int(hash % UInt64(shardCount))
+    }
+
+    /// Adds a customer row under its shard's lock.
+    func add(_ customer: Customer) -> Ledger.CustomerOutcome {
+        var id = customer.id
+        let hash = id.withUTF8 { CustomerIndex.hash(UnsafeRawBufferPointer($0)) }
+        let shard = Self.shard(hash)
+        locks[shard].lock()
+        defer { locks[shard].unlock() }
+        return shards[shard].add(customer, hash: hash)
+    }
+
+    /// How the transactions of one batch were taken.
+    struct BatchOutcome {
+        var exactDuplicates = 0
+        var sandbox = 0
+    }
+
+    /// Folds a batch: production transactions into their customers' shards, then their
+    /// fingerprints into theirs. `scratch` is the caller's reusable bucket storage.
+    func add(_ batch: TransactionBatch, scratch: inout [[Int32]]) -> BatchOutcome {
+        var outcome = BatchOutcome()
+        if scratch.count != Self.shardCount { scratch = Array(repeating: [], count: Self.shardCount) }
+        for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
+        for row in batch.rows.indices {
+            guard batch.rows[row].environment == .production else {
+                outcome.sandbox += 1
+                continue
+            }
+            scratch[Self.shard(batch.hashes[row].customer)].append(Int32(row))
+        }
+        var owners = [Owner](repeating: Owner(shard: -1, slot: -1), count: batch.rows.count)
+        for shard in scratch.indices where !scratch[shard].isEmpty {
+            locks[shard].lock()
+            for row in scratch[shard] {
+                owners[Int(row)] = Owner(shard: Int32(shard), slot: shards[shard].fold(Int(row), of: batch))
+            }
+            locks[shard].unlock()
+        }
+        for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
+        for row in batch.rows.indices where owners[row].shard >= 0 {
+            scratch[Self.shard(batch.hashes[row].id)].append(Int32(row))
+        }
+        for shard in scratch.indices where !scratch[shard].isEmpty {
+            fingerprintLocks[shard].lock()
+            for row in scratch[shard] {
+                let hashes = batch.hashes[Int(row)]
+                let owner = owners[Int(row)]
+                switch fingerprints[shard].record(id: hashes.id, content: hashes.content, owner: owner.packed) {
+                case .first: break
+                case .exactDuplicate: outcome.exactDuplicates += 1
+                case .conflict(let first):
+                    fingerprints[shard].conflicts.append(owner.packed)
+                    fingerprints[shard].conflicts.append(first)
+                }
+            }
+            fingerprintLocks[shard].unlock()
+        }
+        return outcome
+    }
+
+    /// Ends the fold once every reader is done: flags the customers named by conflicting
+    /// duplicates, frees the fingerprints, and returns every customer with its activity.
+    func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
+        for table in fingerprints {
+            for packed in table.conflicts {
+                let owner = Owner(packed: packed)
+                shards[Int(owner.shard)].flagConflict(owner.slot)
+            }
+            table.release()
+        }
+        var customers: [Customer] = []
+        var activities: [CustomerActivity] = []
+        for shard in shards.indices {
+            let part = shards[shard].finish()
+            customers.append(contentsOf: part.customers)
+            activities.append(contentsOf: part.activities)
+        }
+        return (customers, activities)
+    }
+}
+
+extension ShardedLedger.Owner {
+    /// Shard and slot in the 32 bits a fingerprint keeps (5 bits of shard, 27 of slot).
+    var packed: Int32 { shard << 27 | slot }
+
+    init(packed: Int32) {
+        shard = packed >> 27 & 0x1F
+        slot = packed & 0x07FF_FFFF
+    }
+}
