@@ -46,20 +46,21 @@ public struct RunWriter: Sendable {
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
         try FileSystem.makeFreshDirectory(staging)
         do {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let reports: [(String, [UInt8])] = [
-                ("summary.md", SummaryMarkdown.render(audit)),
-                ("summary.json", try SummaryJSON.render(audit)),
-                ("customers.csv", CustomersCSV.render(audit)),
-                ("rejected.csv", RejectedCSV.render(audit)),
-            ]
-            for (name, bytes) in reports { try FileSystem.writeNewFile(staging + "/" + name, bytes) }
-            let reportsSeconds = Pipeline.seconds(clock.now - start)
-            try fail(at: .afterReports)
-
+            // The reports and the snapshot are independent renderings of the audit: one core each.
             let snapshot = staging + "/snapshot.sqlite"
-            try SnapshotWriter.write(audit, run: run, reportsSeconds: reportsSeconds, to: snapshot)
+            let seconds = ResultSlots<Double>(count: 2)
+            DispatchQueue.concurrentPerform(iterations: 2) { job in
+                if job == 0 {
+                    seconds.store(0, Result { () throws(GrandfatherError) in try SnapshotWriter.write(audit, to: snapshot) })
+                } else {
+                    seconds.store(1, Result { () throws(GrandfatherError) in try writeReports(audit, into: staging) })
+                }
+            }
+            var timings = audit.timings
+            timings.snapshot = try seconds.take(0)
+            timings.reports = try seconds.take(1)
+            try fail(at: .afterReports)
+            try SnapshotWriter.recordRun(audit, run: run, timings: timings, at: snapshot)
             try FileSystem.sync(snapshot)
             try fail(at: .afterSnapshot)
 
@@ -76,6 +77,20 @@ public struct RunWriter: Sendable {
         try fail(at: .beforeLatestSwitch)
         try switchLatest(to: "runs/" + run.runID, processID: processID)
         return RunOutcome(runFolder: final, movedLatest: true)
+    }
+
+    /// Renders and writes every report; returns the seconds it took.
+    private func writeReports(_ audit: Audit, into folder: String) throws(GrandfatherError) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let reports: [(String, [UInt8])] = [
+            ("summary.md", SummaryMarkdown.render(audit)),
+            ("summary.json", try SummaryJSON.render(audit)),
+            ("customers.csv", CustomersCSV.render(audit)),
+            ("rejected.csv", RejectedCSV.render(audit)),
+        ]
+        for (name, bytes) in reports { try FileSystem.writeNewFile(folder + "/" + name, bytes) }
+        return Pipeline.seconds(clock.now - start)
     }
 
     private func fail(at point: WritePoint) throws(GrandfatherError) {

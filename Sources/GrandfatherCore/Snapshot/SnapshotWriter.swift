@@ -20,33 +20,47 @@ public struct RunRecord: Sendable {
 /// off while writing, which is safe because the file becomes visible only when its run
 /// folder is renamed into place; the caller fsyncs the finished file.
 enum SnapshotWriter {
-    static func write(
-        _ audit: Audit, run: RunRecord, reportsSeconds: Double, to path: String
-    ) throws(GrandfatherError) {
+    /// Writes every table but `runs` into a new file at `path`; returns the seconds it took.
+    static func write(_ audit: Audit, to path: String) throws(GrandfatherError) -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         _ = tuneOnce
+        try withDatabase(path) { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.inTransaction {
+                for statement in SnapshotSchema.tables { try db.execute(sql: statement) }
+                try insertCatalog(db)
+                try insertCustomers(audit, db)
+                try insertRejections(audit, db)
+                for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
+                return .commit
+            }
+        }
+        return Pipeline.seconds(clock.now - start)
+    }
+
+    /// Adds the run's row, once every stage's timing is known, and stamps the schema version.
+    static func recordRun(
+        _ audit: Audit, run: RunRecord, timings: StageTimings, at path: String
+    ) throws(GrandfatherError) {
+        try withDatabase(path) { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.inTransaction {
+                try insertRun(audit, run: run, timings: timings, db)
+                try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
+                return .commit
+            }
+        }
+    }
+
+    private static func withDatabase(_ path: String, _ body: (Database) throws -> Void) throws(GrandfatherError) {
         do {
             var configuration = Configuration()
             configuration.label = "snapshot"
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF")
-                try db.execute(sql: "PRAGMA synchronous = OFF")
-                try db.inTransaction {
-                    for statement in SnapshotSchema.tables { try db.execute(sql: statement) }
-                    try insertCatalog(db)
-                    try insertCustomers(audit, db)
-                    try insertRejections(audit, db)
-                    for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
-                    var timings = audit.timings
-                    timings.reports = reportsSeconds
-                    timings.snapshot = Pipeline.seconds(clock.now - start)
-                    try insertRun(audit, run: run, timings: timings, db)
-                    try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
-                    return .commit
-                }
-            }
+            try queue.writeWithoutTransaction(body)
             try queue.close()
         } catch let error as DatabaseError {
             throw .snapshot(message: error.description)
