@@ -1,3 +1,5 @@
+import Foundation
+
 /// One shard of what the classify stage keeps while the inputs stream by: one entry per
 /// customer id whose hash falls in the shard (its record, if any, and its folded activity).
 ///
@@ -13,10 +15,19 @@ final class Ledger {
     /// Whether a customers input gave the slot its record.
     private var hasRecord: [Bool] = []
     private var activities: [CustomerActivity] = []
+    /// Every slot's id bytes back to back, for comparisons that touch no reference counts.
+    private var idBytes = GrowableBuffer<UInt8>(capacity: 1 << 16)
+    /// End of each slot's id in `idBytes`.
+    private var idEnds = GrowableBuffer<Int>(capacity: 1 << 12)
 
     init(policy: Policy, asOf: Instant) {
         self.policy = policy
         self.asOf = asOf
+    }
+
+    deinit {
+        idBytes.deallocate()
+        idEnds.deallocate()
     }
 
     /// How a customer row relates to earlier rows with its id (SPEC §8.7).
@@ -31,6 +42,8 @@ final class Ledger {
         if let found = index.find(hash: hash, matches: { hasID($0, id) }) { return Int(found) }
         let slot = records.count
         index.insert(hash: hash, slot: Int32(slot))
+        if let base = id.baseAddress { idBytes.append(base, count: id.count) }
+        idEnds.append(idBytes.count)
         records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
@@ -38,8 +51,11 @@ final class Ledger {
     }
 
     private func hasID(_ slot: Int32, _ id: UnsafeRawBufferPointer) -> Bool {
-        var known = records[Int(slot)].id
-        return known.withUTF8 { $0.count == id.count && $0.elementsEqual(id) }
+        let end = idEnds[Int(slot)]
+        let start = slot == 0 ? 0 : idEnds[Int(slot) - 1]
+        guard end - start == id.count else { return false }
+        guard let base = id.baseAddress else { return true }
+        return memcmp(idBytes.base + start, base, id.count) == 0
     }
 
     /// Adds a customer row; the first row of an id wins.
@@ -73,6 +89,8 @@ final class Ledger {
     /// from transactions, SPEC §8.14) with their activity, in no particular order.
     func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
         index = CustomerIndex(capacity: 1)
+        idBytes.removeAll()
+        idEnds.removeAll()
         let hasRecord = self.hasRecord
         self.hasRecord = []
         var customers = records

@@ -74,30 +74,34 @@ final class ShardedLedger: @unchecked Sendable {
         }
         var owners = [Owner](repeating: Owner(shard: -1, slot: -1), count: batch.rows.count)
         for shard in scratch.indices where !scratch[shard].isEmpty {
-            locks[shard].lock()
+            let lock = locks[shard]
+            let ledger = shards[shard]
+            lock.lock()
             for row in scratch[shard] {
-                owners[Int(row)] = Owner(shard: Int32(shard), slot: shards[shard].fold(Int(row), of: batch))
+                owners[Int(row)] = Owner(shard: Int32(shard), slot: ledger.fold(Int(row), of: batch))
             }
-            locks[shard].unlock()
+            lock.unlock()
         }
         for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
         for row in batch.rows.indices where owners[row].shard >= 0 {
             scratch[Self.shard(batch.hashes[row].id)].append(Int32(row))
         }
         for shard in scratch.indices where !scratch[shard].isEmpty {
-            fingerprintLocks[shard].lock()
+            let lock = fingerprintLocks[shard]
+            let table = fingerprints[shard]
+            lock.lock()
             for row in scratch[shard] {
                 let hashes = batch.hashes[Int(row)]
                 let owner = owners[Int(row)]
-                switch fingerprints[shard].record(id: hashes.id, content: hashes.content, owner: owner.packed) {
+                switch table.record(id: hashes.id, content: hashes.content, owner: owner.packed) {
                 case .first: break
                 case .exactDuplicate: outcome.exactDuplicates += 1
                 case .conflict(let first):
-                    fingerprints[shard].conflicts.append(owner.packed)
-                    fingerprints[shard].conflicts.append(first)
+                    table.conflicts.append(owner.packed)
+                    table.conflicts.append(first)
                 }
             }
-            fingerprintLocks[shard].unlock()
+            lock.unlock()
         }
         return outcome
     }

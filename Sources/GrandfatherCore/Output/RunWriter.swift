@@ -51,7 +51,8 @@ public struct RunWriter: Sendable {
             let seconds = ResultSlots<Double>(count: 2)
             DispatchQueue.concurrentPerform(iterations: 2) { job in
                 if job == 0 {
-                    seconds.store(0, Result { () throws(GrandfatherError) in try SnapshotWriter.write(audit, to: snapshot) })
+                    seconds.store(
+                        0, Result { () throws(GrandfatherError) in try SnapshotWriter.write(audit, to: snapshot) })
                 } else {
                     seconds.store(1, Result { () throws(GrandfatherError) in try writeReports(audit, into: staging) })
                 }
