@@ -19,6 +19,7 @@ DuckDB with pip when `import duckdb` fails). This script:
 The last run's outputs stay in .bench-data/last-run/ for inspection.
 """
 import argparse
+import csv
 import hashlib
 import json
 import os
@@ -136,6 +137,37 @@ def dataset(customers, history_factor, seed):
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return final, gen_cmd + [os.path.relpath(final, ROOT)], time.monotonic() - t0
+
+
+def jsonl_copy(data):
+    """transactions.jsonl beside transactions.csv: the same rows as JSON Lines (empty fields as
+    null), written once into a temporary file and renamed."""
+    target = os.path.join(data, "transactions.jsonl")
+    if os.path.exists(target):
+        return target
+    log("bench: writing %s" % os.path.relpath(target, ROOT))
+    tmp = target + ".tmp-%d" % os.getpid()
+    with open(os.path.join(data, "transactions.csv"), newline="", encoding="utf-8") as src, \
+            open(tmp, "w", encoding="utf-8") as out:
+        reader = csv.reader(src)
+        header = next(reader)
+        for row in reader:
+            out.write(json.dumps({k: (v if v != "" else None) for k, v in zip(header, row)},
+                                 separators=(",", ":")) + "\n")
+    os.rename(tmp, target)
+    return target
+
+
+def same_answers(a, b):
+    """Whether two snapshots hold the same classes and flags for every customer."""
+    def read(path):
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        try:
+            return (sorted(db.execute("SELECT customer_id, class FROM customers")),
+                    sorted(db.execute("SELECT customer_id, flag FROM customer_flags")))
+        finally:
+            db.close()
+    return read(a) == read(b)
 
 
 def measure(cmd, log_path):
@@ -276,6 +308,8 @@ def main():
     ap.add_argument("--history-factor", type=int, default=1)
     ap.add_argument("--debug", action="store_true",
                     help="build and time the debug binary (quick checks; times mean little)")
+    ap.add_argument("--jsonl", action="store_true",
+                    help="also time grandfather on the same transactions as JSON Lines")
     ap.add_argument("--binary", help="time this grandfather binary instead of building one "
                     "(e.g. an older build to compare with)")
     a = ap.parse_args()
@@ -315,10 +349,16 @@ def main():
               rel(customers_csv), rel(transactions_csv)]
     duck_cmd = [sys.executable, "bench/baseline_duckdb.py", rel(data), rel(duck_out)]
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
+    tools = [("grandfather", gf_cmd, gf_out), ("duckdb", duck_cmd, duck_out)]
+    if a.jsonl:
+        jsonl_out = os.path.join(work, "gf-jsonl-out")
+        jsonl_cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out",
+                     rel(jsonl_out), rel(customers_csv), rel(jsonl_copy(data))]
+        tools.append(("gf-jsonl", jsonl_cmd, jsonl_out))
 
-    results = {"grandfather": [], "duckdb": []}
+    results = {name: [] for name, _, _ in tools}
     for i in range(1, a.runs + 1):
-        for name, cmd, out in (("grandfather", gf_cmd, gf_out), ("duckdb", duck_cmd, duck_out)):
+        for name, cmd, out in tools:
             if os.path.isdir(out):
                 shutil.rmtree(out)
             elif os.path.exists(out):
@@ -344,12 +384,14 @@ def main():
     print("  " + shell_line(gen_cmd))
     print("  " + shell_line(gf_cmd))
     print("  " + shell_line(duck_cmd))
+    if a.jsonl:
+        print("  " + shell_line(jsonl_cmd))
     print("  (outputs removed before each run; runs alternate, grandfather first)")
     print()
     print("%-12s %14s %20s %13s   %s" % ("tool", "median wall s", "median peak RSS MiB",
                                         "median CPU s", "all runs (wall s / MiB / CPU s)"))
     med = {}
-    for name in ("grandfather", "duckdb"):
+    for name in results:
         med[name] = tuple(statistics.median(x[k] for x in results[name]) for k in range(3))
         print("%-12s %14.2f %20.0f %13.2f   %s" % (
             name, med[name][0], med[name][1], med[name][2],
@@ -357,6 +399,13 @@ def main():
     print("Grandfather/DuckDB: wall %.2fx, peak RSS %.2fx" % (
         med["grandfather"][0] / med["duckdb"][0], med["grandfather"][1] / med["duckdb"][1]))
 
+    if a.jsonl:
+        print("Grandfather JSON Lines/CSV: wall %.2fx" % (med["gf-jsonl"][0] / med["grandfather"][0]))
+        same = same_answers(os.path.join(gf_out, "latest", "snapshot.sqlite"),
+                            os.path.join(jsonl_out, "latest", "snapshot.sqlite"))
+        print("JSON Lines and CSV runs give the same classes and flags: %s" % ("yes" if same else "NO"))
+        if not same:
+            return 1
     ok = compare(os.path.join(gf_out, "latest", "snapshot.sqlite"), duck_out, manifest)
     sys.stdout.flush()
     if not ok:
