@@ -17,7 +17,7 @@ public enum Pipeline {
     ///   - policy: the validated policy.
     ///   - inputs: paths as given on the command line.
     ///   - asOf: the instant the audit is taken at.
-    ///   - progress: told how many bytes of each file were read, for a progress bar.
+    ///   - progress: told how much input was read, for a progress bar.
     /// - Throws: `GrandfatherError` when an input cannot be recognised or read.
     public static func audit(
         policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink? = nil
@@ -38,14 +38,15 @@ public enum Pipeline {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
         let ledger = ShardedLedger(
             policy: policy, asOf: asOf, expectedTransactions: try estimatedTransactions(described.map(\.0)))
+        let meter = ProgressMeter(sink: progress, total: described.reduce(0) { $0 + $1.0.size })
         var reports: [InputReport] = []
         var rejections: [Rejection] = []
         for (description, header) in described {
             let (report, fileRejections) = try FileIngest.read(
-                description, header: header, normalizer: normalizer, ledger: ledger, options: options)
+                description, header: header, normalizer: normalizer, ledger: ledger, options: options,
+                meter: meter)
             reports.append(report)
             rejections.append(contentsOf: fileRejections)
-            progress?.fileFinished(path: description.path, bytes: report.sizeBytes)
         }
         var timings = StageTimings()
         timings.ingest = seconds(clock.now - ingestStart)
@@ -82,6 +83,6 @@ public enum Pipeline {
 
 /// Receives progress from a run; the command shows it only on a terminal.
 public protocol ProgressSink: Sendable {
-    /// A file was read to its end.
-    func fileFinished(path: String, bytes: Int64)
+    /// Input read so far: bytes of all inputs' bytes, and rows. Called often, from any thread.
+    func read(bytes: Int64, of total: Int64, rows: Int)
 }

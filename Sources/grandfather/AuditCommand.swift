@@ -38,8 +38,9 @@ struct AuditCommand: ParsableCommand {
         let policy = try PolicyLoader.load(path: policy)
         let instant = try resolveAsOf(policy: policy)
         let started = Date()
-        let progress: ProgressSink? = Stderr.isTerminal ? TerminalProgress() : nil
+        let progress = Stderr.isTerminal ? TerminalProgress() : nil
         let audit = try Pipeline.audit(policy: policy, inputs: inputs, asOf: instant, progress: progress)
+        progress?.finish()
         logger.info(
             "ingest \(format(audit.timings.ingest)) s, classify \(format(audit.timings.classify)) s; \(audit.rowsRead) rows read, \(audit.rowsRejected) rejected, \(audit.customers.count) customers"
         )
@@ -47,6 +48,9 @@ struct AuditCommand: ParsableCommand {
         let writer = RunWriter(directory: out, failAt: failAt)
         let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: RunID.iso8601(started))
         let outcome = try writer.write(audit, run: record, processID: getpid())
+        logger.info(
+            "reports \(format(outcome.timings.reports)) s and snapshot \(format(outcome.timings.snapshot)) s, written at once; \(audit.rejections.count) rejections"
+        )
         print(Summary.line(audit))
         print(outcome.movedLatest ? "\(outcome.runFolder) → \(out)/latest" : "\(outcome.runFolder) (latest not moved)")
         if audit.exceedsRejectionThreshold {
@@ -95,9 +99,38 @@ enum RunID {
     }
 }
 
-/// A one-line progress display on a terminal; never used when stderr is a file or pipe.
-struct TerminalProgress: ProgressSink {
-    func fileFinished(path: String, bytes: Int64) {
-        FileHandle.standardError.write(Data("\u{1B}[2K\rread \(path) (\(bytes / 1_000_000) MB)\n".utf8))
+/// A one-line progress bar on a terminal (rows, MB/s, ETA); never used when stderr is a file
+/// or a pipe, so cron logs stay clean.
+final class TerminalProgress: ProgressSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private let start = Date()
+    /// Touched only with `lock` held.
+    private var lastDrawn = Date.distantPast
+    private var drawn = false
+
+    func read(bytes: Int64, of total: Int64, rows: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastDrawn) >= 0.1 || bytes >= total else { return }
+        lastDrawn = now
+        drawn = true
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let fraction = total > 0 ? min(1, Double(bytes) / Double(total)) : 1
+        let rate = Double(bytes) / 1_000_000 / elapsed
+        let remaining = rate > 0 ? Double(total - bytes) / 1_000_000 / rate : 0
+        let filled = Int(fraction * 24)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
+        let line = String(
+            format: "\r\u{1B}[2K[%@] %3.0f%%  %.0f of %.0f MB  %.0f MB/s  ETA %.0fs  %d rows", bar, fraction * 100,
+            Double(bytes) / 1_000_000, Double(total) / 1_000_000, rate, remaining, rows)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Clears the bar before anything else is printed.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }

@@ -33,7 +33,7 @@ struct CSVReader {
     /// Reads every record of `range` into `sink`. A range starting at the data start skips
     /// the header; lines are counted from 1 at the range's start (the caller offsets them).
     func read<Sink: RowSink>(
-        _ source: ByteSource, range: Range<Int>, isFirst: Bool, into sink: inout Sink
+        _ source: ByteSource, range: Range<Int>, isFirst: Bool, into sink: inout Sink, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeSummary {
         let state = UnsafeMutablePointer<CSVCollector>.allocate(capacity: 1)
         state.initialize(to: CSVCollector())
@@ -65,7 +65,9 @@ struct CSVReader {
                     path: source.path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(&parser))))")
             }
             offset += count
+            let records = state.pointee.records.count
             deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
+            meter?.advance(bytes: count, rows: records)
         }
         // A quote that never closes makes the rest of the file one rejected row (SPEC §8.2).
         if parser.pstate == 2, parser.quoted != 0 {

@@ -17,7 +17,7 @@ enum FileIngest {
     /// Reads `description` and returns its accounting and rejections (in line order).
     static func read(
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
-        options: IngestOptions = IngestOptions()
+        options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
         let ranges =
@@ -44,11 +44,13 @@ enum FileIngest {
                     switch description.format {
                     case .csv:
                         lineBreaks = try CSVReader(header: header ?? [], kind: description.kind)
-                            .read(source, range: range, isFirst: job == 1, into: &sink).lineBreaks
+                            .read(source, range: range, isFirst: job == 1, into: &sink, meter: meter).lineBreaks
                     case .jsonLines:
-                        lineBreaks = try JSONReader(kind: description.kind).readLines(source, range: range, into: &sink)
+                        lineBreaks = try JSONReader(kind: description.kind)
+                            .readLines(source, range: range, into: &sink, meter: meter)
                     case .jsonArray:
                         try JSONReader(kind: description.kind).readArray(source, into: &sink)
+                        meter?.advance(bytes: range.count, rows: sink.rowsRead)
                         lineBreaks = 0
                     }
                     sink.flush()

@@ -49,7 +49,7 @@ enum InputRecognizer {
                 message: "cannot tell customers from transactions: the fields match both or neither equally")
         }
         if let header { try checkHeader(header, kind: kind, path: path) }
-        return (InputDescription(path: path, format: format, kind: kind), header)
+        return (InputDescription(path: path, format: format, kind: kind, size: Int64(source.size)), header)
     }
 
     /// `[` is a JSON array, `{` JSON Lines, anything else CSV; `nil` while only blanks were seen.

@@ -21,7 +21,7 @@ struct JSONReader {
     /// Streams `range` of a JSON Lines file: one object a line, blank lines skipped. The range
     /// starts at a line start; lines are counted from 1 at the range's start.
     func readLines<Sink: RowSink>(
-        _ source: ByteSource, range: Range<Int>, into sink: inout Sink
+        _ source: ByteSource, range: Range<Int>, into sink: inout Sink, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> Int {
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         var pending: [UInt8] = []
@@ -33,6 +33,7 @@ struct JSONReader {
                 at: offset, count: min(ByteSource.chunkSize, range.upperBound - offset), into: &chunk)
             guard count > 0 else { break }
             offset += count
+            let linesBefore = line
             chunk.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
                 var lineStart = 0
@@ -53,6 +54,7 @@ struct JSONReader {
                 }
                 pending.append(contentsOf: raw[lineStart..<count])
             }
+            meter?.advance(bytes: count, rows: line - linesBefore)
         }
         if !pending.isEmpty { pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) } }
         scratch.deallocate()

@@ -14,6 +14,8 @@ public struct RunOutcome: Sendable, Equatable {
     public var runFolder: String
     /// Whether `DIR/latest` now points to it (not when the data-quality threshold was exceeded).
     public var movedLatest: Bool
+    /// Every stage's seconds, writing included.
+    public var timings: StageTimings
 }
 
 /// Puts a run on disk (SPEC §6): every output into a hidden folder of its own, flushed,
@@ -45,6 +47,7 @@ public struct RunWriter: Sendable {
         let final = runsDirectory + "/" + run.runID
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
         try FileSystem.makeFreshDirectory(staging)
+        var timings = audit.timings
         do {
             // The reports and the snapshot are independent renderings of the audit: one core each.
             let snapshot = staging + "/snapshot.sqlite"
@@ -57,7 +60,6 @@ public struct RunWriter: Sendable {
                     seconds.store(1, Result { () throws(GrandfatherError) in try writeReports(audit, into: staging) })
                 }
             }
-            var timings = audit.timings
             timings.snapshot = try seconds.take(0)
             timings.reports = try seconds.take(1)
             try fail(at: .afterReports)
@@ -73,11 +75,11 @@ public struct RunWriter: Sendable {
             throw error
         }
         if audit.exceedsRejectionThreshold {
-            return RunOutcome(runFolder: final, movedLatest: false)
+            return RunOutcome(runFolder: final, movedLatest: false, timings: timings)
         }
         try fail(at: .beforeLatestSwitch)
         try switchLatest(to: "runs/" + run.runID, processID: processID)
-        return RunOutcome(runFolder: final, movedLatest: true)
+        return RunOutcome(runFolder: final, movedLatest: true, timings: timings)
     }
 
     /// Renders and writes every report; returns the seconds it took.
