@@ -76,20 +76,6 @@ struct CustomerActivity: Sendable {
             (transaction.renewalState?.rawValue ?? "").utf8)
     }
 
-    /// Merges another fold of the same customer (e.g. from another part of the input).
-    mutating func merge(_ other: CustomerActivity) {
-        hasTransaction = hasTransaction || other.hasTransaction
-        hasDurable = hasDurable || other.hasDurable
-        hasRevokedDurable = hasRevokedDurable || other.hasRevokedDurable
-        hasImpossibleDates = hasImpossibleDates || other.hasImpossibleDates
-        hasConflictingDuplicate = hasConflictingDuplicate || other.hasConflictingDuplicate
-        for grant in other.current where !current.contains(grant) { current.append(grant) }
-        if let theirs = other.latestRenewable {
-            if let mine = latestRenewable, !mine.precedes(theirs) { return }
-            latestRenewable = theirs
-        }
-    }
-
     /// The grant a transaction makes as of `asOf`, or `nil` when it is not current (SPEC §4, §8.11).
     static func currentGrant(
         _ transaction: Transaction, of batch: TransactionBatch, policy: Policy, asOf: Instant

@@ -57,12 +57,6 @@ final class TransactionFingerprints {
         max(64, Int(Double(max(expected, 1)) / maximumLoad) + 1)
     }
 
-    /// Makes room for `expected` transactions in all, so the table need not grow while filling.
-    func reserve(_ expected: Int) {
-        let wanted = Self.capacity(for: expected)
-        if wanted > capacity { rehash(to: wanted) }
-    }
-
     /// Records a transaction version and says what it is.
     func record(id: UInt64, content: UInt64, owner: Int32) -> Outcome {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { rehash(to: capacity + capacity / 2) }

@@ -35,19 +35,10 @@ struct CSVReader {
     func read<Sink: RowSink>(
         _ source: ByteSource, range: Range<Int>, isFirst: Bool, into sink: inout Sink, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeSummary {
-        let state = UnsafeMutablePointer<CSVCollector>.allocate(capacity: 1)
-        state.initialize(to: CSVCollector())
-        defer {
-            state.pointee.deallocate()
-            state.deinitialize(count: 1)
-            state.deallocate()
-        }
-        var parser = csv_parser()
-        guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { throw .internal("csv_init failed") }
+        let state = CSVReader.makeCollector()
+        defer { CSVReader.free(state) }
+        var parser = try CSVReader.makeParser()
         defer { csv_free(&parser) }
-        // Values are not trimmed (SPEC §8.2): nothing counts as a space to libcsv.
-        csv_set_space_func(&parser, { _ in 0 })
-        csv_set_blk_size(&parser, 64 * 1024)
 
         var row = RawRow(fieldCount: fieldCount)
         var skipHeader = isFirst
@@ -111,23 +102,39 @@ struct CSVReader {
         state.pointee.compact()
     }
 
+    /// A libcsv parser set up as SPEC §8.2 reads: every line end reported (for line numbers),
+    /// and values never trimmed (nothing counts as a space). The caller `csv_free`s it.
+    private static func makeParser() throws(GrandfatherError) -> csv_parser {
+        var parser = csv_parser()
+        guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { throw .internal("csv_init failed") }
+        csv_set_space_func(&parser, { _ in 0 })
+        csv_set_blk_size(&parser, 64 * 1024)
+        return parser
+    }
+
+    /// A collector behind a raw pointer, the context libcsv's callbacks get.
+    private static func makeCollector() -> UnsafeMutablePointer<CSVCollector> {
+        let state = UnsafeMutablePointer<CSVCollector>.allocate(capacity: 1)
+        state.initialize(to: CSVCollector())
+        return state
+    }
+
+    private static func free(_ state: UnsafeMutablePointer<CSVCollector>) {
+        state.pointee.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
     /// Reads the header of a CSV file: its first record, or `nil` when there is none.
     static func readHeader(_ source: ByteSource, dataStart: Int) throws(GrandfatherError) -> [String]? {
         struct HeaderSink: RowSink {
             mutating func accept(_ row: RawRow) {}
             mutating func reject(line: Int, column: Int?, field: String?, reason: String) {}
         }
-        let state = UnsafeMutablePointer<CSVCollector>.allocate(capacity: 1)
-        state.initialize(to: CSVCollector())
-        defer {
-            state.pointee.deallocate()
-            state.deinitialize(count: 1)
-            state.deallocate()
-        }
-        var parser = csv_parser()
-        guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { throw .internal("csv_init failed") }
+        let state = makeCollector()
+        defer { free(state) }
+        var parser = try makeParser()
         defer { csv_free(&parser) }
-        csv_set_space_func(&parser, { _ in 0 })
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         var offset = dataStart
         while state.pointee.records.count == 0 {

@@ -60,19 +60,7 @@ extension Instant: CustomStringConvertible {
     /// Formatting into bytes directly matters: reports write millions of these.
     func writeISO8601(into out: UnsafeMutablePointer<UInt8>) -> Int? {
         guard let length = Self.fixedLength(microseconds) else { return nil }
-        var seconds = microseconds / 1_000_000
-        var micros = microseconds % 1_000_000
-        if micros < 0 {
-            micros += 1_000_000
-            seconds -= 1
-        }
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        let (year, month, day) = CivilDate.fromDays(days)
+        let (year, month, day, secondOfDay, micros) = Self.fields(microseconds)
         func put(_ value: Int64, _ width: Int, at position: Int) {
             var value = value
             for offset in stride(from: width - 1, through: 0, by: -1) {
@@ -99,8 +87,10 @@ extension Instant: CustomStringConvertible {
         return length
     }
 
-    /// Years outside 0000–9999 (reachable only through extreme epoch milliseconds).
-    private static func fallback(_ microseconds: Int64) -> String {
+    /// Calendar date, second of the day and microsecond of the second, in UTC.
+    private static func fields(
+        _ microseconds: Int64
+    ) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64) {
         var seconds = microseconds / 1_000_000
         var micros = microseconds % 1_000_000
         if micros < 0 {
@@ -114,6 +104,12 @@ extension Instant: CustomStringConvertible {
             days -= 1
         }
         let (year, month, day) = CivilDate.fromDays(days)
+        return (year, month, day, secondOfDay, micros)
+    }
+
+    /// Years outside 0000–9999 (reachable only through extreme epoch milliseconds).
+    private static func fallback(_ microseconds: Int64) -> String {
+        let (year, month, day, secondOfDay, micros) = fields(microseconds)
         func pad(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -50,7 +50,8 @@ public enum SummaryJSON {
         var rejectedFraction: String
         var maxRejectedFraction: String
         var thresholdExceeded: Bool
-        var files: [FileInfo]
+        /// Each input's accounting, with the same keys as `runs.inputs_json`.
+        var files: [InputReport]
 
         enum CodingKeys: String, CodingKey {
             case files
@@ -60,29 +61,6 @@ public enum SummaryJSON {
             case rejectedFraction = "rejected_fraction"
             case maxRejectedFraction = "max_rejected_fraction"
             case thresholdExceeded = "threshold_exceeded"
-        }
-    }
-
-    struct FileInfo: Encodable {
-        var path: String
-        var kind: String
-        var format: String
-        var sizeBytes: Int64
-        var sha256: String
-        var rowsRead: Int
-        var rowsAccepted: Int
-        var rowsRejected: Int
-        var exactDuplicates: Int
-        var sandboxRows: Int
-
-        enum CodingKeys: String, CodingKey {
-            case path, kind, format, sha256
-            case sizeBytes = "size_bytes"
-            case rowsRead = "rows_read"
-            case rowsAccepted = "rows_accepted"
-            case rowsRejected = "rows_rejected"
-            case exactDuplicates = "exact_duplicates"
-            case sandboxRows = "sandbox_rows"
         }
     }
 
@@ -109,12 +87,7 @@ public enum SummaryJSON {
                 rejectedFraction: Fraction.format(audit.rejectedFraction),
                 maxRejectedFraction: Fraction.format(audit.policy.maxRejectedFraction),
                 thresholdExceeded: audit.exceedsRejectionThreshold,
-                files: audit.inputs.map {
-                    FileInfo(
-                        path: $0.path, kind: $0.kind.rawValue, format: $0.format.rawValue, sizeBytes: $0.sizeBytes,
-                        sha256: $0.sha256, rowsRead: $0.rowsRead, rowsAccepted: $0.rowsAccepted,
-                        rowsRejected: $0.rowsRejected, exactDuplicates: $0.exactDuplicates, sandboxRows: $0.sandboxRows)
-                }),
+                files: audit.inputs),
             changesSincePreviousRun: ChangesNote.notCompared)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
