@@ -5,13 +5,7 @@ import Testing
 @Suite struct AccountingTests {
     @Test func summaryShowsReadEqualsAcceptedPlusRejectedPerFile() throws {
         let cli = try CLI()
-        for name in ["customers.csv", "transactions.csv", "transactions.jsonl", "policy.json"] {
-            try cli.copy(try Conformance.file(name))
-        }
-        let result = try cli.run([
-            "audit", "--policy", "policy.json", "--as-of", "2024-06-01T00:00:00Z", "--out", "out",
-            "customers.csv", "transactions.csv", "transactions.jsonl",
-        ])
+        let result = try cli.run(try Conformance.install(in: cli))
         #expect(result.status == 0)
         let summary = try String(contentsOfFile: cli.path("out/latest/summary.md"), encoding: .utf8)
         var seen: [String: [Int]] = [:]

@@ -13,13 +13,7 @@ import Testing
     @Test(arguments: [("policy.json", "expected.jsonl"), ("policy-noplatform.json", "expected-noplatform.jsonl")])
     func everyCustomerAgrees(policy: String, expected: String) throws {
         let cli = try CLI()
-        for name in ["customers.csv", "transactions.csv", "transactions.jsonl", policy] {
-            try cli.copy(try Conformance.file(name))
-        }
-        let result = try cli.run([
-            "audit", "--policy", policy, "--as-of", Self.asOf, "--out", "out",
-            "customers.csv", "transactions.csv", "transactions.jsonl",
-        ])
+        let result = try cli.run(try Conformance.install(in: cli, policy: policy))
         #expect(result.status == 0, "stderr: \(result.stderr)")
 
         let got = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite")).verdicts()
@@ -36,13 +30,7 @@ import Testing
 
     @Test func rejectedRowsMatchByFileAndLine() throws {
         let cli = try CLI()
-        for name in ["customers.csv", "transactions.csv", "transactions.jsonl", "policy.json"] {
-            try cli.copy(try Conformance.file(name))
-        }
-        let result = try cli.run([
-            "audit", "--policy", "policy.json", "--as-of", Self.asOf, "--out", "out",
-            "customers.csv", "transactions.csv", "transactions.jsonl",
-        ])
+        let result = try cli.run(try Conformance.install(in: cli))
         #expect(result.status == 0)
         let rejected = try String(contentsOfFile: cli.path("out/latest/rejected.csv"), encoding: .utf8)
         let got = rejected.split(separator: "\n").dropFirst().map { line in

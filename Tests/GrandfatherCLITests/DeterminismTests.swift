@@ -6,13 +6,7 @@ import Testing
 @Suite struct DeterminismTests {
     @Test func twoRunsAreByteIdentical() throws {
         let cli = try CLI()
-        for name in ["customers.csv", "transactions.csv", "transactions.jsonl", "policy.json"] {
-            try cli.copy(try Conformance.file(name))
-        }
-        let arguments = [
-            "audit", "--policy", "policy.json", "--as-of", "2024-06-01T00:00:00Z", "--out", "out",
-            "customers.csv", "transactions.csv", "transactions.jsonl",
-        ]
+        let arguments = try Conformance.install(in: cli)
         #expect(try cli.run(arguments).status == 0)
         let first = try #require(cli.latestTarget())
         #expect(try cli.run(arguments).status == 0)

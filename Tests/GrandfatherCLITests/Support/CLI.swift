@@ -110,4 +110,18 @@ enum Conformance {
     static func file(_ name: String) throws -> URL {
         try folder.appendingPathComponent(name)
     }
+
+    /// The as-of instant the set's expectations hold at.
+    static let asOf = "2024-06-01T00:00:00Z"
+
+    /// Copies the set and `policy` into the CLI's folder; returns the audit arguments (`--out out`).
+    static func install(in cli: CLI, policy: String = "policy.json") throws -> [String] {
+        for name in ["customers.csv", "transactions.csv", "transactions.jsonl", policy] {
+            try cli.copy(try file(name))
+        }
+        return [
+            "audit", "--policy", policy, "--as-of", asOf, "--out", "out",
+            "customers.csv", "transactions.csv", "transactions.jsonl",
+        ]
+    }
 }
