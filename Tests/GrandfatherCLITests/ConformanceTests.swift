@@ -8,7 +8,6 @@ import Testing
     /// customer_id → why Grandfather deliberately differs. Empty: we agree on every customer.
     static let knownDisagreements: [String: String] = [:]
 
-    static let asOf = "2024-06-01T00:00:00Z"
 
     @Test(arguments: [("policy.json", "expected.jsonl"), ("policy-noplatform.json", "expected-noplatform.jsonl")])
     func everyCustomerAgrees(policy: String, expected: String) throws {
