@@ -8,7 +8,6 @@ import Testing
     /// customer_id → why Grandfather deliberately differs. Empty: we agree on every customer.
     static let knownDisagreements: [String: String] = [:]
 
-
     @Test(arguments: [("policy.json", "expected.jsonl"), ("policy-noplatform.json", "expected-noplatform.jsonl")])
     func everyCustomerAgrees(policy: String, expected: String) throws {
         let cli = try CLI()

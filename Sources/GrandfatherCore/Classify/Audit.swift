@@ -80,15 +80,18 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         return classifier.classify(records[slot], activities[slot])
     }
 
-    /// Visits every customer in id order with its verdict, and its grants only when it has
-    /// any: the renderers' path, which builds no result per customer.
-    func forEachVerdict(_ body: (Customer, Verdict, () -> [EntitlementGrant]) throws -> Void) rethrows {
+    /// Visits every customer in id order with its verdict and its place: the renderers'
+    /// path, which builds no result per customer (`grants(at:verdict:)` derives grants).
+    func forEachVerdict(_ body: (Customer, Verdict, Int) throws -> Void) rethrows {
         for position in order {
             let slot = Int(position)
-            let verdict = verdicts[slot]
-            let activity = activities[slot]
-            try body(records[slot], verdict) { classifier.entitlements(activity, verdict: verdict) }
+            try body(records[slot], verdicts[slot], slot)
         }
+    }
+
+    /// The grants of the customer at `slot`, from its activity.
+    func grants(at slot: Int, verdict: Verdict) -> [EntitlementGrant] {
+        classifier.entitlements(activities[slot], verdict: verdict)
     }
 }
 

@@ -1,5 +1,8 @@
 /// Decides class, flags and entitlements for one customer (SPEC §4, §5, §8.8–8.24).
-public struct Classifier: Sendable {
+///
+/// A class, so that the closures of the per-customer passes share one policy instead of
+/// copying it (and its reference counts) per customer.
+public final class Classifier: Sendable {
     public let policy: Policy
     public let asOf: Instant
 
@@ -22,7 +25,7 @@ public struct Classifier: Sendable {
 
     /// Class, flags and the two answers: what counts and reports need, in a few bytes and
     /// without allocating.
-    func verdict(_ customer: Customer, _ activity: CustomerActivity) -> Verdict {
+    func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
             return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
@@ -33,9 +36,9 @@ public struct Classifier: Sendable {
         let customerClass: CustomerClass
         if grandfathered {
             customerClass = .grandfathered
-        } else if !activity.current.isEmpty {
+        } else if facts.anyCurrent {
             customerClass = .subscriber
-        } else if activity.hasDurable {
+        } else if facts.hasDurable {
             customerClass = .lapsed
         } else {
             customerClass = .new
@@ -57,7 +60,7 @@ public struct Classifier: Sendable {
     }
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants.
-    func entitlements(_ activity: CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
+    func entitlements(_ activity: borrowing CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         guard verdict.customerClass != .excluded else { return [] }
         var grants: [EntitlementGrant] = []

@@ -1,35 +1,56 @@
-/// The facts flag detection reads, with one small rule per flag (SPEC §5, §8.15–8.24).
+/// The facts flag detection reads, taken once per customer as plain values, with one small
+/// rule per flag (SPEC §5, §8.15–8.24). Holding values rather than the customer, its activity
+/// and the policy keeps classifying a million customers free of reference counting.
 struct FlagFacts {
-    let customer: Customer
-    let activity: CustomerActivity
-    let policy: Policy
-    let asOf: Instant
-    /// The cutover version for the customer's platform: its own, else `default`.
-    let cutoverVersion: AppVersion?
-    /// The version answer (SPEC §8.10), `nil` when there is none.
+    // The customer's record.
+    let purchased: Instant?
+    let preordered: Instant?
+    let hasVersion: Bool
+    let hasPlatform: Bool
+    let isOrphan: Bool
+    let isSandbox: Bool
+    // The version against the platform's cutover (SPEC §8.10, §8.17).
+    let hasCutoverVersion: Bool
+    /// The version answer, `nil` when there is none.
     let byVersion: Bool?
-    /// The date answer (SPEC §8.10), `nil` when there is none.
+    /// The date answer, `nil` when there is none.
     let byDate: Bool?
-    /// Whether plain string comparison disagrees with numeric comparison (needs a version answer).
-    private let naiveDisagrees: Bool
-    /// Whether a version is present but not dot-separated integers.
-    private let unparseable: Bool
+    let naiveDisagrees: Bool
+    let unparseable: Bool
+    // The folded transactions.
+    let hasTransaction: Bool
+    let hasDurable: Bool
+    let hasRevokedDurable: Bool
+    let hasConflictingDuplicate: Bool
+    let transactionDatesImpossible: Bool
+    let anyCurrent: Bool
+    let allCurrentThroughGrace: Bool
+    let allCurrentFamilyShared: Bool
+    let currentPurchasedSubscription: Bool
+    let latestRenewableInBillingRetry: Bool
+    // The policy and the run.
+    let cutover: Instant
+    let edgeWindowSeconds: Int64
+    let policyHasVersions: Bool
+    let asOf: Instant
     /// Set by the classifier once the basis has decided.
     var grandfathered = false
 
-    init(customer: Customer, activity: CustomerActivity, policy: Policy, asOf: Instant) {
-        self.customer = customer
-        self.activity = activity
-        self.policy = policy
-        self.asOf = asOf
-        cutoverVersion = customer.platform.flatMap { policy.cutover.version(for: $0) }
+    init(customer: borrowing Customer, activity: borrowing CustomerActivity, policy: Policy, asOf: Instant) {
+        purchased = customer.originalPurchaseDate
+        preordered = customer.preorderDate
+        hasVersion = customer.originalAppVersion != nil
+        hasPlatform = customer.platform != nil
+        isOrphan = customer.isOrphan
+        isSandbox = customer.environment == .sandbox
+        let cutoverVersion = customer.platform.flatMap { policy.cutover.version(for: $0) }
+        hasCutoverVersion = cutoverVersion != nil
         var byVersion: Bool?
         var naiveDisagrees = false
         var unparseable = false
         if let text = customer.originalAppVersion {
             // The version is read once, against the platform's cutover if it has one.
-            let comparison = cutoverVersion.flatMap { AppVersion.compare(text, with: $0) }
-            if let comparison {
+            if let cutoverVersion, let comparison = AppVersion.compare(text, with: cutoverVersion) {
                 byVersion = comparison.lower
                 naiveDisagrees = comparison.lower != comparison.naivelyLower
             } else {
@@ -40,6 +61,24 @@ struct FlagFacts {
         self.naiveDisagrees = naiveDisagrees
         self.unparseable = unparseable
         byDate = customer.originalPurchaseDate.map { $0 < policy.cutover.date }
+
+        hasTransaction = activity.hasTransaction
+        hasDurable = activity.hasDurable
+        hasRevokedDurable = activity.hasRevokedDurable
+        hasConflictingDuplicate = activity.hasConflictingDuplicate
+        transactionDatesImpossible = activity.hasImpossibleDates
+        anyCurrent = !activity.current.isEmpty
+        allCurrentThroughGrace = activity.current.allSatisfy(\.throughGrace)
+        allCurrentFamilyShared = activity.current.allSatisfy(\.familyShared)
+        currentPurchasedSubscription = activity.current.contains {
+            ($0.productType == .autoRenewable || $0.productType == .nonRenewing) && !$0.familyShared
+        }
+        latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
+
+        cutover = policy.cutover.date
+        edgeWindowSeconds = policy.edgeWindowSeconds
+        policyHasVersions = policy.cutover.versions != nil
+        self.asOf = asOf
     }
 
     /// Every flag the customer carries.
@@ -56,34 +95,32 @@ struct FlagFacts {
         case .boughtJustAfterCutover: return boughtJustAfterCutover
         case .versionDateDisagree: return versionDateDisagree
         case .naiveVersionTrap: return naiveDisagrees
-        case .missingOriginalVersion: return customer.originalAppVersion == nil
+        case .missingOriginalVersion: return !hasVersion
         case .unparseableVersion: return unparseable
         case .noCutoverForPlatform: return noCutoverForPlatform
-        case .preordered: return customer.preorderDate != nil
-        case .grandfatheredAndSubscribed: return grandfatheredAndSubscribed
-        case .billingRetry: return billingRetry
-        case .inGracePeriod: return onlyThroughCurrent { $0.throughGrace }
-        case .familySharedOnly: return onlyThroughCurrent { $0.familyShared }
-        case .refunded: return activity.hasRevokedDurable
-        case .consumableOnly: return activity.hasTransaction && !activity.hasDurable
-        case .orphanTransactions: return customer.isOrphan
-        case .sandbox: return customer.environment == .sandbox
-        case .conflictingDuplicate: return activity.hasConflictingDuplicate
+        case .preordered: return preordered != nil
+        case .grandfatheredAndSubscribed: return grandfathered && currentPurchasedSubscription
+        case .billingRetry: return !grandfathered && !anyCurrent && latestRenewableInBillingRetry
+        case .inGracePeriod: return !grandfathered && anyCurrent && allCurrentThroughGrace
+        case .familySharedOnly: return !grandfathered && anyCurrent && allCurrentFamilyShared
+        case .refunded: return hasRevokedDurable
+        case .consumableOnly: return hasTransaction && !hasDurable
+        case .orphanTransactions: return isOrphan
+        case .sandbox: return isSandbox
+        case .conflictingDuplicate: return hasConflictingDuplicate
         case .impossibleDates: return impossibleDates
         }
     }
 
-    private var cutover: Instant { policy.cutover.date }
-
     /// §8.15: whatever the class.
     private var boughtJustBeforeCutover: Bool {
-        guard let purchased = customer.originalPurchaseDate else { return false }
-        return purchased >= cutover.adding(seconds: -policy.edgeWindowSeconds) && purchased < cutover
+        guard let purchased else { return false }
+        return purchased >= cutover.adding(seconds: -edgeWindowSeconds) && purchased < cutover
     }
 
     private var boughtJustAfterCutover: Bool {
-        guard let purchased = customer.originalPurchaseDate, !grandfathered else { return false }
-        return purchased >= cutover && purchased < cutover.adding(seconds: policy.edgeWindowSeconds)
+        guard let purchased, !grandfathered else { return false }
+        return purchased >= cutover && purchased < cutover.adding(seconds: edgeWindowSeconds)
     }
 
     /// §8.16: both answers must exist; computed whatever the basis.
@@ -95,33 +132,14 @@ struct FlagFacts {
     /// Only where the policy has a versions table at all: under a pure date basis with no
     /// versions there is nothing missing (README, "Decisions").
     private var noCutoverForPlatform: Bool {
-        guard customer.platform != nil, policy.cutover.versions != nil else { return false }
-        return cutoverVersion == nil
-    }
-
-    /// §8.18: a current auto-renewable or non-renewing transaction owned as purchased.
-    private var grandfatheredAndSubscribed: Bool {
-        grandfathered
-            && activity.current.contains {
-                ($0.productType == .autoRenewable || $0.productType == .nonRenewing) && !$0.familyShared
-            }
-    }
-
-    /// §8.19.
-    private var billingRetry: Bool {
-        !grandfathered && activity.current.isEmpty && activity.latestRenewable?.state == .inBillingRetry
-    }
-
-    /// §8.20: not grandfathered, something current, and every current grant satisfies `test`.
-    private func onlyThroughCurrent(_ test: (CustomerActivity.CurrentGrant) -> Bool) -> Bool {
-        !grandfathered && !activity.current.isEmpty && activity.current.allSatisfy(test)
+        hasPlatform && policyHasVersions && !hasCutoverVersion
     }
 
     /// §8.24.
     private var impossibleDates: Bool {
-        if activity.hasImpossibleDates { return true }
-        if let purchased = customer.originalPurchaseDate, purchased > asOf { return true }
-        if let preordered = customer.preorderDate, preordered > asOf { return true }
+        if transactionDatesImpossible { return true }
+        if let purchased, purchased > asOf { return true }
+        if let preordered, preordered > asOf { return true }
         return false
     }
 }

@@ -11,14 +11,17 @@ public enum CustomersCSV {
     public static func render(_ audit: Audit) -> [UInt8] {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
-        audit.customers.forEachVerdict { customer, verdict, grants in
+        let customers = audit.customers
+        customers.forEachVerdict { customer, verdict, slot in
             csv.cell(customer.id)
             csv.cell(verdict.customerClass.rawValue)
             var joined = [String]()
             verdict.flags.forEach { joined.append($0.code) }
             csv.cell(joined.isEmpty ? nil : joined.joined(separator: ";"))
             if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
-                let list = grants().map { $0.entitlement + ":" + $0.source.rawValue }
+                let list = customers.grants(at: slot, verdict: verdict).map {
+                    $0.entitlement + ":" + $0.source.rawValue
+                }
                 csv.cell(list.isEmpty ? nil : list.joined(separator: ";"))
             } else {
                 csv.cell(nil as String?)

@@ -89,7 +89,8 @@ enum SnapshotWriter {
         var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
         var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
         let cutover = audit.policy.cutover
-        try audit.customers.forEachVerdict { record, verdict, grants in
+        let customers = audit.customers
+        try customers.forEachVerdict { record, verdict, slot in
             try customer.bind(record.id)
             try customer.bind(record.platform?.rawValue)
             try customer.bind(record.originalAppVersion)
@@ -110,7 +111,7 @@ enum SnapshotWriter {
                 try flag.step()
             }
             guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
-            for entitlement in grants() {
+            for entitlement in customers.grants(at: slot, verdict: verdict) {
                 try grant.bind(record.id)
                 try grant.bind(entitlement.entitlement)
                 try grant.bind(entitlement.source.rawValue)
