@@ -19,8 +19,8 @@ struct CustomerActivity: Sendable {
 
     /// The latest auto-renewable transaction by (purchase date, transaction id, state text).
     struct LatestRenewable: Sendable {
-        var purchaseDate: Instant
         var transactionID: String
+        var purchaseDate: Instant
         var state: RenewalState?
 
         func precedes(_ other: LatestRenewable) -> Bool {
@@ -33,13 +33,14 @@ struct CustomerActivity: Sendable {
         }
     }
 
+    // Widest first, so the million of these pack tightly.
+    var current: [CurrentGrant] = []
+    var latestRenewable: LatestRenewable?
     var hasTransaction = false
     var hasDurable = false
     var hasRevokedDurable = false
     var hasImpossibleDates = false
     var hasConflictingDuplicate = false
-    var current: [CurrentGrant] = []
-    var latestRenewable: LatestRenewable?
 
     /// Folds one production transaction of `batch` in. Strings are made only for what is
     /// kept: a current grant, or a new latest auto-renewable.
@@ -51,7 +52,7 @@ struct CustomerActivity: Sendable {
         if Self.hasImpossibleDates(transaction, asOf: asOf) { hasImpossibleDates = true }
         if transaction.productType == .autoRenewable, isLater(transaction, of: batch) {
             latestRenewable = LatestRenewable(
-                purchaseDate: transaction.purchaseDate, transactionID: batch.string(transaction.transactionID) ?? "",
+                transactionID: batch.string(transaction.transactionID) ?? "", purchaseDate: transaction.purchaseDate,
                 state: transaction.renewalState)
         }
         if let grant = Self.currentGrant(transaction, of: batch, policy: policy, asOf: asOf), !current.contains(grant) {

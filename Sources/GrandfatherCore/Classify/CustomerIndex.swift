@@ -1,26 +1,35 @@
 /// Finds a customer's slot by the bytes of its id, without making a string: an
-/// open-addressing table of (id hash, slot), compared against the ids the ledger keeps.
+/// open-addressing table whose entries carry the id's hash, its slot, and ids of up to 16
+/// bytes themselves, so a lookup of a short id touches one entry and nothing else.
 ///
 /// Ids are compared by their exact bytes, i.e. code points: two spellings Unicode calls
 /// equivalent (NFC and NFD "café") are different customers, as in any database.
 final class CustomerIndex {
-    private static let maximumLoad = 0.7
+    private static let maximumLoad = 0.8
+    static let inlineLength = 16
 
-    private var hashes: UnsafeMutablePointer<UInt64>
-    private var slots: UnsafeMutablePointer<Int32>
+    private struct Entry {
+        /// 0 marks an empty place.
+        var hash: UInt64
+        var slot: Int32
+        var length: Int32
+        /// The id's bytes when it has at most 16, zero-padded.
+        var low: UInt64
+        var high: UInt64
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>
     private var capacity: Int
     private(set) var count = 0
 
     init(capacity: Int = 1024) {
         self.capacity = capacity
-        hashes = .allocate(capacity: capacity)
-        hashes.initialize(repeating: 0, count: capacity)
-        slots = .allocate(capacity: capacity)
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(hash: 0, slot: 0, length: 0, low: 0, high: 0), count: capacity)
     }
 
     deinit {
-        hashes.deallocate()
-        slots.deallocate()
+        entries.deallocate()
     }
 
     /// The hash an id is filed under (never 0, which marks an empty place).
@@ -30,46 +39,55 @@ final class CustomerIndex {
         return max(hash.value, 1)
     }
 
-    /// The slot filed under `hash` whose id `matches`, else `nil`.
-    func find(hash: UInt64, matches: (Int32) -> Bool) -> Int32? {
+    /// The first and second eight bytes of a short id, zero-padded.
+    private static func words(_ id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { target in
+            if let base = id.baseAddress { target.baseAddress?.copyMemory(from: base, byteCount: id.count) }
+        }
+        return words
+    }
+
+    /// The slot filed under `hash` for this id; `matches` compares a long id with a slot's.
+    func find(hash: UInt64, id: UnsafeRawBufferPointer, matches: (Int32) -> Bool) -> Int32? {
+        let short = id.count <= Self.inlineLength
+        let (low, high) = short ? Self.words(id) : (0, 0)
         var place = Int(hash.multipliedFullWidth(by: UInt64(capacity)).high)
-        while hashes[place] != 0 {
-            if hashes[place] == hash, matches(slots[place]) { return slots[place] }
+        while entries[place].hash != 0 {
+            let entry = entries[place]
+            if entry.hash == hash, entry.length == Int32(id.count) {
+                if short ? (entry.low == low && entry.high == high) : matches(entry.slot) { return entry.slot }
+            }
             place += 1
             if place == capacity { place = 0 }
         }
         return nil
     }
 
-    /// Files `slot` under `hash` (the caller checked it is not there yet).
-    func insert(hash: UInt64, slot: Int32) {
+    /// Files `slot` under `hash` (the caller checked the id is not there yet).
+    func insert(hash: UInt64, id: UnsafeRawBufferPointer, slot: Int32) {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { grow() }
-        place(hash: hash, slot: slot)
+        let (low, high) = id.count <= Self.inlineLength ? Self.words(id) : (0, 0)
+        place(Entry(hash: hash, slot: slot, length: Int32(id.count), low: low, high: high))
         count += 1
     }
 
-    private func place(hash: UInt64, slot: Int32) {
-        var place = Int(hash.multipliedFullWidth(by: UInt64(capacity)).high)
-        while hashes[place] != 0 {
+    private func place(_ entry: Entry) {
+        var place = Int(entry.hash.multipliedFullWidth(by: UInt64(capacity)).high)
+        while entries[place].hash != 0 {
             place += 1
             if place == capacity { place = 0 }
         }
-        hashes[place] = hash
-        slots[place] = slot
+        entries[place] = entry
     }
 
     private func grow() {
-        let oldHashes = hashes
-        let oldSlots = slots
+        let old = entries
         let oldCapacity = capacity
-        capacity *= 2
-        hashes = .allocate(capacity: capacity)
-        hashes.initialize(repeating: 0, count: capacity)
-        slots = .allocate(capacity: capacity)
-        for index in 0..<oldCapacity where oldHashes[index] != 0 {
-            place(hash: oldHashes[index], slot: oldSlots[index])
-        }
-        oldHashes.deallocate()
-        oldSlots.deallocate()
+        capacity += capacity / 2
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(hash: 0, slot: 0, length: 0, low: 0, high: 0), count: capacity)
+        for index in 0..<oldCapacity where old[index].hash != 0 { place(old[index]) }
+        old.deallocate()
     }
 }

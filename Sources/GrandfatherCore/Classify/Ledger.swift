@@ -15,10 +15,11 @@ final class Ledger {
     /// Whether a customers input gave the slot its record.
     private var hasRecord: [Bool] = []
     private var activities: [CustomerActivity] = []
-    /// Every slot's id bytes back to back, for comparisons that touch no reference counts.
-    private var idBytes = GrowableBuffer<UInt8>(capacity: 1 << 16)
-    /// End of each slot's id in `idBytes`.
-    private var idEnds = GrowableBuffer<Int>(capacity: 1 << 12)
+    /// The bytes of ids too long for the index to hold, back to back, for comparisons that
+    /// touch no reference counts.
+    private var idBytes = GrowableBuffer<UInt8>(capacity: 1 << 12)
+    /// End of each slot's long id in `idBytes` (a short id adds nothing).
+    private var idEnds = GrowableBuffer<Int32>(capacity: 1 << 12)
 
     init(policy: Policy, asOf: Instant) {
         self.policy = policy
@@ -39,20 +40,21 @@ final class Ledger {
 
     /// The slot of the customer with this id, made (as a would-be orphan) when new.
     private func slot(for id: UnsafeRawBufferPointer, hash: UInt64) -> Int {
-        if let found = index.find(hash: hash, matches: { hasID($0, id) }) { return Int(found) }
+        if let found = index.find(hash: hash, id: id, matches: { hasID($0, id) }) { return Int(found) }
         let slot = records.count
-        index.insert(hash: hash, slot: Int32(slot))
-        if let base = id.baseAddress { idBytes.append(base, count: id.count) }
-        idEnds.append(idBytes.count)
+        index.insert(hash: hash, id: id, slot: Int32(slot))
+        if id.count > CustomerIndex.inlineLength, let base = id.baseAddress { idBytes.append(base, count: id.count) }
+        idEnds.append(Int32(idBytes.count))
         records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
         return slot
     }
 
+    /// Whether the long id of `slot` is `id` (the index compares short ids itself).
     private func hasID(_ slot: Int32, _ id: UnsafeRawBufferPointer) -> Bool {
-        let end = idEnds[Int(slot)]
-        let start = slot == 0 ? 0 : idEnds[Int(slot) - 1]
+        let end = Int(idEnds[Int(slot)])
+        let start = slot == 0 ? 0 : Int(idEnds[Int(slot) - 1])
         guard end - start == id.count else { return false }
         guard let base = id.baseAddress else { return true }
         return memcmp(idBytes.base + start, base, id.count) == 0

@@ -1,19 +1,22 @@
 /// A customer (app user) as read from a customers input, or made up for an orphan.
 public struct Customer: Sendable, Equatable {
+    // Stored widest first: Swift lays fields out in declaration order, and a run holds a
+    // million of these.
+
     /// Stable id, as given.
     public var id: String
-    /// `nil` only for an orphan customer, whose platform is unknown (SPEC §8.14).
-    public var platform: Platform?
     /// `originalAppVersion` of the app transaction, as given (not trimmed).
     public var originalAppVersion: String?
-    /// When the app was first purchased or downloaded.
-    public var originalPurchaseDate: Instant?
-    /// `sandbox` customers are excluded from the four classes.
-    public var environment: Environment
-    /// Set when the app was pre-ordered.
-    public var preorderDate: Instant?
     /// Country or storefront code.
     public var storefront: String?
+    /// When the app was first purchased or downloaded.
+    public var originalPurchaseDate: Instant?
+    /// Set when the app was pre-ordered.
+    public var preorderDate: Instant?
+    /// `nil` only for an orphan customer, whose platform is unknown (SPEC §8.14).
+    public var platform: Platform?
+    /// `sandbox` customers are excluded from the four classes.
+    public var environment: Environment
     /// Whether this customer was created from transactions alone.
     public var isOrphan: Bool
 
