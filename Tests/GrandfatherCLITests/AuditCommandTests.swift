@@ -20,6 +20,8 @@ import Testing
                 "customer_flags", "customers", "entitlements", "flag_catalog", "rejected_rows", "runs",
             ])
         #expect(try dump.verdicts()["a-grandfathered"]?.customerClass == "grandfathered")
+        #expect(try dump.text("SELECT count(*) FROM pragma_foreign_key_check") == "0")
+        #expect(try dump.text("PRAGMA integrity_check") == "ok")
     }
 
     @Test func unknownPolicyKeyIsExit2WithOneLineNamingFileLineAndColumn() throws {

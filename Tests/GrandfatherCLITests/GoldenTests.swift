@@ -22,6 +22,8 @@ import Testing
             actual[report] = try Data(contentsOf: URL(fileURLWithPath: cli.path("out/latest/\(report)")))
         }
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
+        #expect(try dump.text("SELECT count(*) FROM pragma_foreign_key_check") == "0", "every reference resolves")
+        #expect(!FileManager.default.fileExists(atPath: cli.path("out/latest/snapshot.sqlite.grants")))
         var text = "user_version \(try dump.userVersion())\n"
         for table in try dump.tables() where table != "runs" {
             text += "\n## \(table)\n" + (try dump.rows(table)).joined(separator: "\n") + "\n"

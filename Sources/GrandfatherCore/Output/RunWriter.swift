@@ -49,21 +49,29 @@ public struct RunWriter: Sendable {
         try FileSystem.makeFreshDirectory(staging)
         var timings = audit.timings
         do {
-            // The reports and the snapshot are independent renderings of the audit: one core each.
+            // The reports and the snapshot's two parts are independent renderings of the
+            // audit, written at once on every core.
             let snapshot = staging + "/snapshot.sqlite"
-            let seconds = ResultSlots<Double>(count: 2)
-            DispatchQueue.concurrentPerform(iterations: 2) { job in
-                if job == 0 {
-                    seconds.store(
-                        0, Result { () throws(GrandfatherError) in try SnapshotWriter.write(audit, to: snapshot) })
-                } else {
-                    seconds.store(1, Result { () throws(GrandfatherError) in try writeReports(audit, into: staging) })
-                }
+            let seconds = ResultSlots<Double>(count: 3)
+            DispatchQueue.concurrentPerform(iterations: 3) { job in
+                seconds.store(
+                    job,
+                    Result { () throws(GrandfatherError) in
+                        switch job {
+                        case 0: return try SnapshotWriter.write(.customers, of: audit, snapshot: snapshot)
+                        case 1: return try SnapshotWriter.write(.grants, of: audit, snapshot: snapshot)
+                        default: return try writeReports(audit, into: staging)
+                        }
+                    })
             }
-            timings.snapshot = try seconds.take(0)
-            timings.reports = try seconds.take(1)
+            let clock = ContinuousClock()
+            let finishing = clock.now
+            timings.reports = try seconds.take(2)
+            let parts = max(try seconds.take(0), try seconds.take(1))
             try fail(at: .afterReports)
-            try SnapshotWriter.recordRun(audit, run: run, timings: timings, at: snapshot)
+            timings.snapshot = parts
+            try SnapshotWriter.finish(audit, run: run, timings: timings, snapshot: snapshot)
+            timings.snapshot = parts + Pipeline.seconds(clock.now - finishing)
             try FileSystem.sync(snapshot)
             try fail(at: .afterSnapshot)
 

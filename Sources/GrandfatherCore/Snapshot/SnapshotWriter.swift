@@ -20,45 +20,77 @@ public struct RunRecord: Sendable {
 /// off while writing, which is safe because the file becomes visible only when its run
 /// folder is renamed into place; the caller fsyncs the finished file.
 enum SnapshotWriter {
-    /// Writes every table but `runs` into a new file at `path`; returns the seconds it took.
-    static func write(_ audit: Audit, to path: String) throws(GrandfatherError) -> Double {
+    /// The snapshot is written in two parts at once, each into its own new file by its own
+    /// connection (SQLite writes one file on one core): customers, the flag catalog and the
+    /// rejected rows into the snapshot itself, flags and grants into a side file. `finish`
+    /// then copies the side file's tables in (SQLite's transfer optimisation copies records
+    /// without decoding them), builds the indexes, and adds the run.
+    enum Part: CaseIterable {
+        case customers, grants
+    }
+
+    /// The side file for `Part.grants` next to the snapshot at `path`.
+    static func sidePath(for path: String) -> String {
+        path + ".grants"
+    }
+
+    /// Writes one part; returns the seconds it took.
+    static func write(_ part: Part, of audit: Audit, snapshot path: String) throws(GrandfatherError) -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         _ = tuneOnce
-        try withDatabase(path) { db in
+        let file = part == .customers ? path : sidePath(for: path)
+        try withDatabase(file) { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.inTransaction {
                 for statement in SnapshotSchema.tables { try db.execute(sql: statement) }
-                try insertCatalog(db)
-                try insertCustomers(audit, db)
-                try insertRejections(audit, db)
-                for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
+                switch part {
+                case .customers:
+                    try insertCatalog(db)
+                    try insertCustomers(audit, db)
+                    try insertRejections(audit, db)
+                case .grants:
+                    try insertFlagsAndGrants(audit, db)
+                }
                 return .commit
             }
         }
         return Pipeline.seconds(clock.now - start)
     }
 
-    /// Adds the run's row, once every stage's timing is known, and stamps the schema version.
-    static func recordRun(
-        _ audit: Audit, run: RunRecord, timings: StageTimings, at path: String
+    /// Copies the side file's tables in, builds the indexes, adds the run's row once every
+    /// stage's timing is known, stamps the schema version, and removes the side file.
+    static func finish(
+        _ audit: Audit, run: RunRecord, timings: StageTimings, snapshot path: String
     ) throws(GrandfatherError) {
+        let side = sidePath(for: path)
         try withDatabase(path) { db in
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.execute(sql: "ATTACH DATABASE ? AS side", arguments: [side])
             try db.inTransaction {
+                try db.execute(sql: "INSERT INTO customer_flags SELECT * FROM side.customer_flags")
+                try db.execute(sql: "INSERT INTO entitlements SELECT * FROM side.entitlements")
+                for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
                 try insertRun(audit, run: run, timings: timings, db)
                 try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
                 return .commit
             }
+            try db.execute(sql: "DETACH DATABASE side")
         }
+        try FileSystem.remove(side)
     }
 
     private static func withDatabase(_ path: String, _ body: (Database) throws -> Void) throws(GrandfatherError) {
         do {
             var configuration = Configuration()
             configuration.label = "snapshot"
+            // Every row is consistent by construction (flags and grants name customers of the
+            // same audit; tests run `PRAGMA foreign_key_check`). Enforcing the references per
+            // row would cost a lookup each and keep SQLite from copying the side file's
+            // tables in whole.
+            configuration.foreignKeysEnabled = false
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction(body)
             try queue.close()
@@ -83,14 +115,11 @@ enum SnapshotWriter {
         }
     }
 
-    /// Customers, their flags and their grants, in customer-id order (the key order of all three).
+    /// Customers in customer-id order (the table's key order).
     private static func insertCustomers(_ audit: Audit, _ db: Database) throws {
         var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
-        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
         let cutover = audit.policy.cutover
-        let customers = audit.customers
-        try customers.forEachVerdict { record, verdict, slot in
+        try audit.customers.forEachVerdict { record, verdict, _ in
             try customer.bind(record.id)
             try customer.bind(record.platform?.rawValue)
             try customer.bind(record.originalAppVersion)
@@ -105,6 +134,15 @@ enum SnapshotWriter {
             try customer.bind(verdict.byVersion)
             try customer.bind(verdict.byDate)
             try customer.step()
+        }
+    }
+
+    /// Flags and grants in customer-id order (the key order of the flags table).
+    private static func insertFlagsAndGrants(_ audit: Audit, _ db: Database) throws {
+        var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
+        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
+        let customers = audit.customers
+        try customers.forEachVerdict { record, verdict, slot in
             try verdict.flags.forEach { code in
                 try flag.bind(record.id)
                 try flag.bind(code.code)
