@@ -20,8 +20,12 @@ enum FileIngest {
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
-        let ranges = try RecordSplitter.ranges(
-            for: source, format: description.format, parts: options.parts, minimumPartSize: options.minimumPartSize)
+        let ranges =
+            description.kind == .transactions
+            ? try RecordSplitter.ranges(
+                for: source, format: description.format, parts: options.parts,
+                minimumPartSize: options.minimumPartSize)
+            : [source.dataStart..<source.size]
 
         let slots = ResultSlots<RangeResult>(count: ranges.count + 1)
         // Job 0 hashes the file; jobs 1… parse one range each.
@@ -74,24 +78,8 @@ enum FileIngest {
                 rejection.line += lineOffset
                 rejections.append(rejection)
             }
-            // Customer rows go into the ledger in file order: the first row of an id wins.
-            for (customer, line) in result.customers {
-                let outcome = ledger.add(customer)
-                switch outcome {
-                case .accepted, .exactDuplicate:
-                    report.rowsAccepted += 1
-                    if customer.environment == .sandbox { report.sandboxRows += 1 }
-                    if outcome == .exactDuplicate { report.exactDuplicates += 1 }
-                case .repeatedWithOtherContent:
-                    rejections.append(
-                        Rejection(
-                            file: description.path, line: line + lineOffset, column: nil, field: "customer_id",
-                            reason: "duplicate customer_id '\(customer.id)'"))
-                }
-            }
             lineOffset += result.lineBreaks
         }
-        if description.kind == .customers { rejections.sort { $0.line < $1.line } }
         report.rowsRejected = rejections.count
         return (report, rejections)
     }
@@ -105,7 +93,6 @@ private struct RangeResult: Sendable {
     var exactDuplicates = 0
     var sandboxRows = 0
     var rejections: [Rejection] = []
-    var customers: [(Customer, Int)] = []
     var lineBreaks = 0
 
     init(digest: String) {
@@ -118,7 +105,6 @@ private struct RangeResult: Sendable {
         exactDuplicates = sink.exactDuplicates
         sandboxRows = sink.sandboxRows
         rejections = sink.rejections
-        customers = sink.customers
         self.lineBreaks = lineBreaks
     }
 }

@@ -15,8 +15,6 @@ struct IngestSink: RowSink {
     private(set) var rowsAccepted = 0
     private(set) var exactDuplicates = 0
     private(set) var sandboxRows = 0
-    /// Valid customer rows with their lines, not yet in the ledger.
-    private(set) var customers: [(Customer, Int)] = []
     private var batch = TransactionBatch()
     private var scratch: [[Int32]] = []
 
@@ -36,10 +34,16 @@ struct IngestSink: RowSink {
             case .failure(let problem):
                 reject(row.line, problem)
             case .success(let customer):
-                // Kept in line order, and added to the ledger by the file's reader once every
-                // range is read: which of two rows with one id comes first must not depend on
-                // which range finished first (SPEC §8.7).
-                customers.append((customer, row.line))
+                switch ledger.add(customer) {
+                case .accepted:
+                    acceptCustomer(customer, duplicate: false)
+                case .exactDuplicate:
+                    acceptCustomer(customer, duplicate: true)
+                case .repeatedWithOtherContent:
+                    reject(
+                        row.line,
+                        RowProblem(field: "customer_id", column: nil, reason: "duplicate customer_id '\(customer.id)'"))
+                }
             }
         case .transactions:
             if let problem = normalizer.transaction(row, into: &batch) {
@@ -58,6 +62,12 @@ struct IngestSink: RowSink {
         exactDuplicates += outcome.exactDuplicates
         sandboxRows += outcome.sandbox
         batch.removeAll()
+    }
+
+    private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {
+        rowsAccepted += 1
+        if duplicate { exactDuplicates += 1 }
+        if customer.environment == .sandbox { sandboxRows += 1 }
     }
 
     mutating func reject(line: Int, column: Int?, field: String?, reason: String) {

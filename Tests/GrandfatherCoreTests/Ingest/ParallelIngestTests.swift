@@ -128,24 +128,6 @@ import Testing
         #expect(movedPastQuotedBreak)
     }
 
-    @Test func customersCutAnywhereKeepTheFirstRowOfEachID() throws {
-        let folder = try Self.folder()
-        var lines = ["customer_id,note,platform,original_app_version"]
-        for index in 0..<400 {
-            let id = "c\(index % 150)"  // every id repeats, some identically, some not
-            let version = index % 3 == 0 ? "200" : "300"
-            let note = index % 4 == 0 ? "\"a\r\nb\"" : "x"
-            lines.append("\(id),\(note),ios,\(index < 150 ? version : (index % 2 == 0 ? version : "999"))")
-        }
-        try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(
-            to: folder.appendingPathComponent("customers.csv"))
-        let onePass = try Self.run(parts: 1, folder: folder)
-        #expect(onePass.rejections.contains { $0.contains("duplicate customer_id") })
-        for parts in 2...30 {
-            #expect(try Self.run(parts: parts, folder: folder) == onePass, "cut into \(parts) parts")
-        }
-    }
-
     @Test func jsonLinesCutAnywhereGiveTheOnePassResult() throws {
         let folder = try Self.folder()
         var lines: [String] = []
