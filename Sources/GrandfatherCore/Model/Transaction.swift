@@ -1,47 +1,3 @@
-/// A customer (app user) as read from a customers input, or made up for an orphan.
-public struct Customer: Sendable, Equatable {
-    // Stored widest first: Swift lays fields out in declaration order, and a run holds a
-    // million of these.
-
-    /// Stable id, as given.
-    public var id: String
-    /// `originalAppVersion` of the app transaction, as given (not trimmed).
-    public var originalAppVersion: String?
-    /// Country or storefront code.
-    public var storefront: String?
-    /// When the app was first purchased or downloaded.
-    public var originalPurchaseDate: Instant?
-    /// Set when the app was pre-ordered.
-    public var preorderDate: Instant?
-    /// `nil` only for an orphan customer, whose platform is unknown (SPEC §8.14).
-    public var platform: Platform?
-    /// `sandbox` customers are excluded from the four classes.
-    public var environment: Environment
-    /// Whether this customer was created from transactions alone.
-    public var isOrphan: Bool
-
-    /// Creates a customer.
-    public init(
-        id: String, platform: Platform?, originalAppVersion: String? = nil, originalPurchaseDate: Instant? = nil,
-        environment: Environment = .production, preorderDate: Instant? = nil, storefront: String? = nil,
-        isOrphan: Bool = false
-    ) {
-        self.id = id
-        self.platform = platform
-        self.originalAppVersion = originalAppVersion
-        self.originalPurchaseDate = originalPurchaseDate
-        self.environment = environment
-        self.preorderDate = preorderDate
-        self.storefront = storefront
-        self.isOrphan = isOrphan
-    }
-
-    /// The customer SPEC §8.14 makes for transactions whose owner is not in the customers input.
-    public static func orphan(id: String) -> Customer {
-        Customer(id: id, platform: nil, isOrphan: true)
-    }
-}
-
 /// Where a piece of text lies in a `TransactionBatch`'s bytes; `count` -1 means absent.
 struct TextRef: Sendable, Equatable {
     var start: Int32
@@ -158,28 +114,5 @@ struct TransactionBatch: Sendable {
     func string(_ text: TextRef) -> String? {
         guard !text.isAbsent else { return nil }
         return withBytes(text) { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-/// An input row that was not accepted: data, never thrown (STYLE: two error channels).
-public struct Rejection: Sendable, Equatable {
-    /// The input path as given on the command line.
-    public var file: String
-    /// The line the record starts on (1-based; the header is line 1).
-    public var line: Int
-    /// The 1-based position of the offending field in the CSV header, when there is one.
-    public var column: Int?
-    /// The offending field's name, when there is one.
-    public var field: String?
-    /// Why the row was not accepted, one line.
-    public var reason: String
-
-    /// Creates a rejection.
-    public init(file: String, line: Int, column: Int? = nil, field: String? = nil, reason: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.field = field
-        self.reason = reason
     }
 }

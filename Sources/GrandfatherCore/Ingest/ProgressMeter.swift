@@ -1,0 +1,27 @@
+import Foundation
+
+/// Adds up what the parsers of a run have read and tells the progress sink.
+final class ProgressMeter: @unchecked Sendable {
+    private let sink: ProgressSink?
+    private let total: Int64
+    private let lock = NSLock()
+    /// Touched only with `lock` held.
+    private var bytes: Int64 = 0
+    private var rows = 0
+
+    init(sink: ProgressSink?, total: Int64) {
+        self.sink = sink
+        self.total = total
+    }
+
+    /// A parser read `bytes` more bytes holding `rows` more rows.
+    func advance(bytes delta: Int, rows added: Int) {
+        guard let sink else { return }
+        lock.lock()
+        bytes += Int64(delta)
+        rows += added
+        let (read, count) = (bytes, rows)
+        lock.unlock()
+        sink.read(bytes: read, of: total, rows: count)
+    }
+}

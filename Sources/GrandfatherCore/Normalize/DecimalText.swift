@@ -1,0 +1,68 @@
+/// Decimal numbers as text: `-?digits[.digits]`, compared after canonicalisation.
+enum DecimalText {
+    /// The canonical form (`04.990` → `4.99`, `-0.0` → `0`), or `nil` when not a decimal.
+    static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var index = 0
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let integerStart = index
+        while index < bytes.count, bytes[index] &- 0x30 <= 9 { index += 1 }
+        let integerEnd = index
+        guard integerEnd > integerStart else { return nil }
+        var fractionStart = index
+        var fractionEnd = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionStart = index
+            while index < bytes.count, bytes[index] &- 0x30 <= 9 { index += 1 }
+            fractionEnd = index
+            guard fractionEnd > fractionStart else { return nil }
+        }
+        guard index == bytes.count else { return nil }
+        var firstDigit = integerStart
+        while firstDigit < integerEnd - 1, bytes[firstDigit] == UInt8(ascii: "0") { firstDigit += 1 }
+        while fractionEnd > fractionStart, bytes[fractionEnd - 1] == UInt8(ascii: "0") { fractionEnd -= 1 }
+        let isZero =
+            integerEnd - firstDigit == 1 && bytes[firstDigit] == UInt8(ascii: "0") && fractionEnd == fractionStart
+        let sign = negative && !isZero ? 1 : 0
+        let fraction = fractionEnd > fractionStart ? 1 + fractionEnd - fractionStart : 0
+        let length = sign + integerEnd - firstDigit + fraction
+        return String(unsafeUninitializedCapacity: length) { out in
+            var position = 0
+            if sign == 1 {
+                out[0] = UInt8(ascii: "-")
+                position = 1
+            }
+            for offset in firstDigit..<integerEnd {
+                out[position] = bytes[offset]
+                position += 1
+            }
+            if fraction > 0 {
+                out[position] = UInt8(ascii: ".")
+                position += 1
+                for offset in fractionStart..<fractionEnd {
+                    out[position] = bytes[offset]
+                    position += 1
+                }
+            }
+            return position
+        }
+    }
+}
+
+/// Word-at-a-time ASCII checks for the byte-level readers.
+enum ASCII {
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if base.load(fromByteOffset: offset, as: UInt8.self) & 0x80 != 0 { return false }
+            offset += 1
+        }
+        return true
+    }
+}
