@@ -58,8 +58,12 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.classifier = classifier
         let verdicts = Parallel.map(count: records.count) { classifier.verdict(records[$0], activities[$0]) }
         self.verdicts = verdicts
-        self.order = Parallel.sortedIndices(count: records.count) {
-            records[Int($0)].id.codePointPrecedes(records[Int($1)].id)
+        // Sorting compares the ids' first eight bytes as one number, and whole ids only on a tie.
+        let prefixes = Parallel.map(count: records.count) { Self.sortPrefix(records[$0].id) }
+        self.order = Parallel.sortedIndices(count: records.count) { left, right in
+            let (a, b) = (prefixes[Int(left)], prefixes[Int(right)])
+            if a != b { return a < b }
+            return records[Int(left)].id.codePointPrecedes(records[Int(right)].id)
         }
         var classes = [Int](repeating: 0, count: CustomerClass.allCases.count)
         var flags = [Int](repeating: 0, count: Flag.allCases.count)
@@ -70,6 +74,18 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         tally = Tally(
             classes: CustomerClass.allCases.enumerated().map { ($1, classes[$0]) },
             flags: Flag.allCases.map { ($0, flags[Int($0.ordinal)]) })
+    }
+
+    /// The first eight bytes of an id, big-endian and zero-padded: a number whose order is
+    /// the ids' code-point order up to those bytes.
+    private static func sortPrefix(_ id: String) -> UInt64 {
+        var prefix: UInt64 = 0
+        var count = 0
+        for byte in id.utf8.prefix(8) {
+            prefix = prefix << 8 | UInt64(byte)
+            count += 1
+        }
+        return count == 8 ? prefix : prefix << UInt64(8 * (8 - count))
     }
 
     public var startIndex: Int { 0 }

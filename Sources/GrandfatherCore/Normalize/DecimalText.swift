@@ -1,7 +1,10 @@
 /// Decimal numbers as text: `-?digits[.digits]`, compared after canonicalisation.
 enum DecimalText {
-    /// The canonical form (`04.990` → `4.99`, `-0.0` → `0`), or `nil` when not a decimal.
-    static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
+    /// Calls `body` with the canonical form's bytes (`04.990` → `4.99`, `-0.0` → `0`), built without allocating; `nil` (and no
+    /// call) when the text is not a decimal.
+    static func canonical<Result>(
+        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result? {
         var index = 0
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -27,7 +30,7 @@ enum DecimalText {
         let sign = negative && !isZero ? 1 : 0
         let fraction = fractionEnd > fractionStart ? 1 + fractionEnd - fractionStart : 0
         let length = sign + integerEnd - firstDigit + fraction
-        return String(unsafeUninitializedCapacity: length) { out in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out in
             var position = 0
             if sign == 1 {
                 out[0] = UInt8(ascii: "-")
@@ -45,7 +48,7 @@ enum DecimalText {
                     position += 1
                 }
             }
-            return position
+            return body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[0..<position]))
         }
     }
 }

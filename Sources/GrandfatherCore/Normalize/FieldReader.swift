@@ -57,8 +57,11 @@ struct FieldReader {
 
     /// A price as a canonical decimal stored in `batch`; `absent` when missing.
     func decimal(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
-        guard let text = try decimal(index, name: name) else { return .absent }
-        return batch.store(text)
+        try checkNotNested(index, name: name)
+        guard span(index).count > 0 else { return .absent }
+        if let stored = bytes(index, { DecimalText.canonical($0) { batch.store($0) } }) { return stored }
+        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        throw RowProblem(field: name, column: column(index), reason: "bad \(name) '\(shown)' (not a decimal)")
     }
 
     /// Text of a required field.
@@ -104,12 +107,4 @@ struct FieldReader {
         }
     }
 
-    /// A price as a canonical decimal; `nil` when absent.
-    func decimal(_ index: Int, name: String) throws(RowProblem) -> String? {
-        try checkNotNested(index, name: name)
-        guard span(index).count > 0 else { return nil }
-        if let value = bytes(index, { DecimalText.canonical($0) }) { return value }
-        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
-        throw RowProblem(field: name, column: column(index), reason: "bad \(name) '\(shown)' (not a decimal)")
-    }
 }
