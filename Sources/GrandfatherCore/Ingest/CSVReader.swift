@@ -41,6 +41,7 @@ struct CSVReader {
         defer { csv_free(&parser) }
 
         var row = RawRow(fieldCount: fieldCount)
+        defer { row.deallocate() }
         var skipHeader = isFirst
         var offset = range.lowerBound
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)

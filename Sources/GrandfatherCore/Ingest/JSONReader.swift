@@ -27,6 +27,7 @@ struct JSONReader {
         var pending: [UInt8] = []
         var line = 1
         var scratch = RecordScratch(fieldCount: fieldCount)
+        defer { scratch.deallocate() }
         var offset = range.lowerBound
         while offset < range.upperBound {
             let count = try source.read(
@@ -57,7 +58,6 @@ struct JSONReader {
             meter?.advance(bytes: count, rows: line - linesBefore)
         }
         if !pending.isEmpty { pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) } }
-        scratch.deallocate()
         return line - 1
     }
 
@@ -253,5 +253,8 @@ private struct RecordScratch {
         store(field: field, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    func deallocate() { buffer.deallocate() }
+    func deallocate() {
+        buffer.deallocate()
+        row.deallocate()
+    }
 }

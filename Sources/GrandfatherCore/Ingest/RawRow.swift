@@ -2,7 +2,8 @@
 ///
 /// A row borrows its bytes from the reader (the CSV collector's buffer, or the JSON
 /// reader's scratch buffer) and is valid only while the sink handles it, so reading copies
-/// nothing per field; unknown columns and keys never reach it.
+/// nothing per field; unknown columns and keys never reach it. Its spans live behind a raw
+/// pointer the reader allocates once, so passing a row along costs no reference counting.
 struct RawRow {
     /// Where a field's bytes lie, or why there are none.
     struct Span: Equatable {
@@ -22,27 +23,34 @@ struct RawRow {
     /// The bytes the spans point into.
     var base: UnsafeRawPointer?
     /// One span per field of the record kind.
-    var spans: [Span]
+    let spans: UnsafeMutablePointer<Span>
+    let fieldCount: Int
 
-    /// An empty row for a kind with `fieldCount` fields.
+    /// An empty row for a kind with `fieldCount` fields; the reader calls `deallocate` when done.
     init(fieldCount: Int) {
-        spans = Array(repeating: Span(start: 0, count: Span.absent, column: 0), count: fieldCount)
+        self.fieldCount = fieldCount
+        spans = .allocate(capacity: fieldCount)
+        spans.initialize(repeating: Span(start: 0, count: Span.absent, column: 0), count: fieldCount)
+    }
+
+    func deallocate() {
+        spans.deallocate()
     }
 
     /// Forgets the previous record's values.
     mutating func reset(line: Int, base: UnsafeRawPointer?) {
         self.line = line
         self.base = base
-        for index in spans.indices { spans[index].count = Span.absent }
+        for index in 0..<fieldCount { spans[index].count = Span.absent }
     }
 
     /// Points a field at `count` bytes from `start`; empty means absent (SPEC §2).
-    mutating func set(field: Int, column: Int, start: Int, count: Int) {
+    func set(field: Int, column: Int, start: Int, count: Int) {
         spans[field] = Span(start: start, count: count > 0 ? count : Span.absent, column: column)
     }
 
     /// Marks a field as holding a nested JSON value.
-    mutating func setNested(field: Int) {
+    func setNested(field: Int) {
         spans[field] = Span(start: 0, count: Span.nested, column: 0)
     }
 
