@@ -44,7 +44,8 @@ struct CustomerActivity: Sendable {
 
     /// Folds one production transaction of `batch` in. Strings are made only for what is
     /// kept: a current grant, or a new latest auto-renewable.
-    mutating func fold(_ transaction: Transaction, of batch: TransactionBatch, policy: Policy, asOf: Instant) {
+    mutating func fold(_ transaction: Transaction, of batch: TransactionBatch, rules: FoldRules) {
+        let asOf = rules.asOf
         hasTransaction = true
         let durable = transaction.productType.isDurable
         if durable { hasDurable = true }
@@ -55,7 +56,7 @@ struct CustomerActivity: Sendable {
                 transactionID: batch.string(transaction.transactionID) ?? "", purchaseDate: transaction.purchaseDate,
                 state: transaction.renewalState)
         }
-        if let grant = Self.currentGrant(transaction, of: batch, policy: policy, asOf: asOf), !current.contains(grant) {
+        if let grant = Self.currentGrant(transaction, of: batch, rules: rules), !current.contains(grant) {
             current.append(grant)
         }
     }
@@ -79,8 +80,9 @@ struct CustomerActivity: Sendable {
 
     /// The grant a transaction makes as of `asOf`, or `nil` when it is not current (SPEC §4, §8.11).
     static func currentGrant(
-        _ transaction: Transaction, of batch: TransactionBatch, policy: Policy, asOf: Instant
+        _ transaction: Transaction, of batch: TransactionBatch, rules: FoldRules
     ) -> CurrentGrant? {
+        let asOf = rules.asOf
         guard !transaction.isRevoked else { return nil }
         var throughGrace = false
         let endsAt: Instant?
@@ -91,7 +93,7 @@ struct CustomerActivity: Sendable {
             endsAt = nil
         case .nonRenewing:
             let product = batch.string(transaction.productID) ?? ""
-            let end = transaction.purchaseDate.adding(seconds: policy.termSeconds(forProduct: product))
+            let end = transaction.purchaseDate.adding(seconds: rules.policy.termSeconds(forProduct: product))
             guard end > asOf else { return nil }
             endsAt = end
         case .autoRenewable:
@@ -119,5 +121,17 @@ struct CustomerActivity: Sendable {
         if transaction.purchaseDate > asOf { return true }
         if let revoked = transaction.revocationDate, revoked > asOf { return true }
         return false
+    }
+}
+
+/// What folding needs of the run, shared by reference: passing the policy by value to every
+/// fold would retain and release each of its strings and tables per transaction.
+final class FoldRules: Sendable {
+    let policy: Policy
+    let asOf: Instant
+
+    init(policy: Policy, asOf: Instant) {
+        self.policy = policy
+        self.asOf = asOf
     }
 }

@@ -6,8 +6,7 @@ import Foundation
 /// Memory grows with customers; per transaction only a fingerprint remains, kept apart in
 /// `TransactionFingerprints`.
 final class Ledger {
-    let policy: Policy
-    let asOf: Instant
+    private let rules: FoldRules
 
     private var index = CustomerIndex()
     /// The record of each slot; for an id seen only in transactions, the orphan it would make.
@@ -21,9 +20,8 @@ final class Ledger {
     /// End of each slot's long id in `idBytes` (a short id adds nothing).
     private var idEnds = GrowableBuffer<Int32>(capacity: 1 << 12)
 
-    init(policy: Policy, asOf: Instant) {
-        self.policy = policy
-        self.asOf = asOf
+    init(rules: FoldRules) {
+        self.rules = rules
     }
 
     deinit {
@@ -78,7 +76,7 @@ final class Ledger {
     func fold(_ row: Int, of batch: TransactionBatch) -> Int32 {
         let transaction = batch.rows[row]
         let owner = batch.withBytes(transaction.customerID) { self.slot(for: $0, hash: batch.hashes[row].customer) }
-        activities[owner].fold(transaction, of: batch, policy: policy, asOf: asOf)
+        activities[owner].fold(transaction, of: batch, rules: rules)
         return Int32(owner)
     }
 

@@ -29,8 +29,9 @@ final class ShardedLedger: @unchecked Sendable {
         fingerprintLocks = (0..<count).map { _ in NSLock() }
         var shards: [Ledger] = []
         var fingerprints: [TransactionFingerprints] = []
+        let rules = FoldRules(policy: policy, asOf: asOf)
         for _ in 0..<count {
-            shards.append(Ledger(policy: policy, asOf: asOf))
+            shards.append(Ledger(rules: rules))
             fingerprints.append(TransactionFingerprints(expected: expectedTransactions / count + 1))
         }
         self.shards = shards
