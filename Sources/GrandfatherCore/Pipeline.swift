@@ -1,12 +1,15 @@
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
 /// 1. **Ingest** (`Ingest/`): input paths → `InputDescription` (format and kind by
-///    content, SPEC §8.1) → `RawRow`s streamed by `CSVReader` (libcsv) or `JSONReader`.
-/// 2. **Normalize** (`Normalize/`): `RawRow` → `Customer` | `Transaction` | `Rejection`
-///    (`RecordNormalizer`, `TimestampParser`), with each file's accounting (`IngestSink`).
-/// 3. **Classify** (`Classify/`): accepted records are folded into a `Ledger` as they stream
-///    by (a `CustomerActivity` per customer, a fingerprint per transaction); then each
-///    customer → `CustomerResult` (`Classifier`, `Flag`) → `Audit`.
+///    content, SPEC §8.1) → byte ranges (`RecordSplitter`) → `RawRow`s streamed by
+///    `CSVReader` (libcsv) or `JSONReader`, one range per core at a time (`FileIngest`).
+/// 2. **Normalize** (`Normalize/`): `RawRow` → `Customer` | `Transaction` (in a
+///    `TransactionBatch`) | `Rejection` (`RecordNormalizer`, `TimestampParser`), with each
+///    file's accounting (`IngestSink`).
+/// 3. **Classify** (`Classify/`): accepted records are folded into a `ShardedLedger` as they
+///    stream by (a `CustomerActivity` per customer, a fingerprint per transaction); then each
+///    customer → `Verdict` (`Classifier`, `FlagFacts`, `Flag`) → `Audit`, whose
+///    `CustomerResults` derive each `CustomerResult` when read.
 /// 4. **Report and snapshot** (`Report/`, `Snapshot/`, `Output/`): `Audit` → bytes of each
 ///    report and `snapshot.sqlite`, written into the run's own folder, then one atomic switch
 ///    of `latest` (`RunWriter`).
