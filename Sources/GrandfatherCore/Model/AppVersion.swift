@@ -35,16 +35,7 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
     }
 
     public static func < (lhs: AppVersion, rhs: AppVersion) -> Bool {
-        let count = max(lhs.components.count, rhs.components.count)
-        for index in 0..<count {
-            let left = index < lhs.components.count ? lhs.components[index] : ""
-            let right = index < rhs.components.count ? rhs.components[index] : ""
-            if left == right { continue }
-            // Without leading zeros, a longer run of digits is the larger number.
-            if left.utf8.count != right.utf8.count { return left.utf8.count < right.utf8.count }
-            return left.utf8.lexicographicallyPrecedes(right.utf8)
-        }
-        return false
+        compare(lhs.text, with: rhs)?.lower ?? false
     }
 
     /// Compares version text with a parsed version without building one: `nil` when the text
@@ -96,6 +87,6 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
     /// Whether plain string comparison (by Unicode code points) says `self` < `other`,
     /// the mistake Apple's sample code makes and `naive_version_trap` reports.
     public func naivelyPrecedes(_ other: AppVersion) -> Bool {
-        Array(text.unicodeScalars.map(\.value)).lexicographicallyPrecedes(other.text.unicodeScalars.map(\.value))
+        Self.compare(text, with: other)?.naivelyLower ?? false
     }
 }

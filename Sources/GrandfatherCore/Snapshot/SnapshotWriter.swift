@@ -41,8 +41,6 @@ enum SnapshotWriter {
         _ = tuneOnce
         let file = part == .customers ? path : sidePath(for: path)
         try withDatabase(file) { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.inTransaction {
                 for statement in SnapshotSchema.tables { try db.execute(sql: statement) }
                 switch part {
@@ -66,8 +64,6 @@ enum SnapshotWriter {
     ) throws(GrandfatherError) {
         let side = sidePath(for: path)
         try withDatabase(path) { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.execute(sql: "ATTACH DATABASE ? AS side", arguments: [side])
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO customer_flags SELECT * FROM side.customer_flags")
@@ -92,7 +88,13 @@ enum SnapshotWriter {
             // tables in whole.
             configuration.foreignKeysEnabled = false
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.writeWithoutTransaction(body)
+            try queue.writeWithoutTransaction { db in
+                // A fresh file that becomes visible only when its run folder is renamed into
+                // place: no journal, no syncs (the writer flushes the finished file itself).
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try body(db)
+            }
             try queue.close()
         } catch let error as DatabaseError {
             throw .snapshot(message: error.description)
