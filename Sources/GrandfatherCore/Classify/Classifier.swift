@@ -5,10 +5,14 @@
 public final class Classifier: Sendable {
     public let policy: Policy
     public let asOf: Instant
+    private let cutoverRules: CutoverRules
+    private let basis: CutoverBasis
 
     public init(policy: Policy, asOf: Instant) {
         self.policy = policy
         self.asOf = asOf
+        cutoverRules = CutoverRules(policy: policy, asOf: asOf)
+        basis = policy.cutover.basis
     }
 
     /// Classifies a customer from its record and folded activity, entitlements included.
@@ -30,7 +34,7 @@ public final class Classifier: Sendable {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
             return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
         }
-        var facts = FlagFacts(customer: customer, activity: activity, policy: policy, asOf: asOf)
+        var facts = FlagFacts(customer: customer, activity: activity, rules: cutoverRules)
         let grandfathered = isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
         facts.grandfathered = grandfathered
         let customerClass: CustomerClass
@@ -51,7 +55,7 @@ public final class Classifier: Sendable {
     func isGrandfathered(byVersion: Bool?, byDate: Bool?) -> Bool {
         let version = byVersion ?? false
         let date = byDate ?? false
-        switch policy.cutover.basis {
+        switch basis {
         case .version: return version
         case .date: return date
         case .either: return version || date

@@ -36,14 +36,14 @@ struct FlagFacts {
     /// Set by the classifier once the basis has decided.
     var grandfathered = false
 
-    init(customer: borrowing Customer, activity: borrowing CustomerActivity, policy: Policy, asOf: Instant) {
+    init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: borrowing CutoverRules) {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate
         hasVersion = customer.originalAppVersion != nil
         hasPlatform = customer.platform != nil
         isOrphan = customer.isOrphan
         isSandbox = customer.environment == .sandbox
-        let cutoverVersion = customer.platform.flatMap { policy.cutover.version(for: $0) }
+        let cutoverVersion = customer.platform.flatMap { rules.version(for: $0) }
         hasCutoverVersion = cutoverVersion != nil
         var byVersion: Bool?
         var naiveDisagrees = false
@@ -60,7 +60,7 @@ struct FlagFacts {
         self.byVersion = byVersion
         self.naiveDisagrees = naiveDisagrees
         self.unparseable = unparseable
-        byDate = customer.originalPurchaseDate.map { $0 < policy.cutover.date }
+        byDate = customer.originalPurchaseDate.map { $0 < rules.date }
 
         hasTransaction = activity.hasTransaction
         hasDurable = activity.hasDurable
@@ -75,10 +75,10 @@ struct FlagFacts {
         }
         latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
 
-        cutover = policy.cutover.date
-        edgeWindowSeconds = policy.edgeWindowSeconds
-        policyHasVersions = policy.cutover.versions != nil
-        self.asOf = asOf
+        cutover = rules.date
+        edgeWindowSeconds = rules.edgeWindowSeconds
+        policyHasVersions = rules.hasVersions
+        asOf = rules.asOf
     }
 
     /// Every flag the customer carries.
@@ -141,5 +141,41 @@ struct FlagFacts {
         if let purchased, purchased > asOf { return true }
         if let preordered, preordered > asOf { return true }
         return false
+    }
+}
+
+/// The part of the policy flag detection reads, taken once per run: the policy itself holds
+/// strings and tables whose reference counts a copy per customer would touch.
+struct CutoverRules: Sendable {
+    let date: Instant
+    let edgeWindowSeconds: Int64
+    let hasVersions: Bool
+    let asOf: Instant
+    /// The cutover version of each platform, by `slot(of:)`.
+    private let versions: [AppVersion?]
+
+    init(policy: Policy, asOf: Instant) {
+        date = policy.cutover.date
+        edgeWindowSeconds = policy.edgeWindowSeconds
+        hasVersions = policy.cutover.versions != nil
+        self.asOf = asOf
+        var versions = [AppVersion?](repeating: nil, count: Platform.allCases.count)
+        for platform in Platform.allCases { versions[Self.slot(of: platform)] = policy.cutover.version(for: platform) }
+        self.versions = versions
+    }
+
+    func version(for platform: Platform) -> AppVersion? {
+        versions[Self.slot(of: platform)]
+    }
+
+    private static func slot(of platform: Platform) -> Int {
+        switch platform {
+        case .ios: 0
+        case .ipados: 1
+        case .macos: 2
+        case .tvos: 3
+        case .watchos: 4
+        case .visionos: 5
+        }
     }
 }
