@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"],
-            resources: [.copy("Conformance")]
+            resources: [.copy("Conformance"), .copy("Fixtures")]
         ),
     ]
 )

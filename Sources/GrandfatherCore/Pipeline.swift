@@ -21,16 +21,22 @@ public enum Pipeline {
     ///   - inputs: paths as given on the command line.
     ///   - asOf: the instant the audit is taken at.
     ///   - progress: told how much input was read, for a progress bar.
+    ///   - previous: what to compare with: the previous run's snapshot, or why there is none.
+    ///   - stops: where a test asks the process to die.
     /// - Throws: `GrandfatherError` when an input cannot be recognised or read.
     public static func audit(
-        policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink? = nil
+        policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink? = nil,
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
     ) throws(GrandfatherError) -> Audit {
-        try audit(policy: policy, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions())
+        try audit(
+            policy: policy, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions(),
+            previous: previous, stops: stops)
     }
 
     /// The same, with the ingest stage's range options (tests force small ranges).
     static func audit(
-        policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions
+        policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions,
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
     ) throws(GrandfatherError) -> Audit {
         let clock = ContinuousClock()
         let ingestStart = clock.now
@@ -53,15 +59,26 @@ public enum Pipeline {
         }
         var timings = StageTimings()
         timings.ingest = seconds(clock.now - ingestStart)
+        stops.reach(.afterIngest)
 
         let classifyStart = clock.now
         let classifier = Classifier(policy: policy, asOf: asOf)
         let (customers, activities) = ledger.finish()
+        stops.reach(.midClassify)
         let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
         timings.classify = seconds(clock.now - classifyStart)
 
+        let compareStart = clock.now
+        let changes: ChangeSet
+        switch previous {
+        case .none(let basis): changes = .nothing(basis)
+        case .snapshot(let snapshot): changes = try ChangeDetector.compare(results, with: snapshot)
+        }
+        timings.compare = seconds(clock.now - compareStart)
+
         return Audit(
-            policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results, timings: timings)
+            policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results, timings: timings,
+            changes: changes, previous: previous.snapshot)
     }
 
     /// About how many transaction rows the inputs hold, from each file's size and the mean

@@ -4,53 +4,74 @@ import GrandfatherCore
 import Logging
 
 /// `grandfather audit`: classify every customer and write a run into the output folder.
-struct AuditCommand: ParsableCommand {
+struct AuditCommand: ParsableCommand, LoggingCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Classify every customer and write reports plus a SQLite snapshot.",
         discussion: """
             Inputs are recognised by content: CSV, a JSON array or JSON Lines, of customers or \
-            transactions. Each run writes DIR/runs/<run-id>/ and then repoints DIR/latest to it.
-            Exit codes: 0 success, 1 the run failed, 2 usage or policy error, \
-            3 rejected rows over max_rejected_fraction (the run is written; latest is not moved).
+            transactions. Each run writes DIR/runs/<run-id>/ and then repoints DIR/latest to it, \
+            holding DIR/.lock meanwhile; it is compared with the run DIR/latest pointed to.
+            Exit codes: 0 success, 1 the run failed or another run holds the lock, 2 usage or policy \
+            error, 3 rejected rows over max_rejected_fraction (the run is written; latest is not moved).
             """
     )
 
-    @Option(name: .long, help: "The policy file (JSON).")
-    var policy: String
-
-    @Option(name: .customLong("as-of"), help: "The instant to audit at (ISO-8601 or epoch ms). Default: now.")
-    var asOf: String?
+    @OptionGroup var options: InputOptions
 
     @Option(name: .long, help: "The output folder.")
     var out: String = "reports"
 
-    @ArgumentParser.Flag(name: .long, help: "Print stage timings and counts to stderr.")
-    var verbose = false
+    @Option(name: .long, help: "Compare with this snapshot (or run folder) instead of DIR/latest.")
+    var previous: String?
 
-    @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines).")
-    var inputs: [String] = []
+    @Option(name: .long, help: "Run folders to keep, newest first; the one latest points to is always kept.")
+    var keep: Int = RunWriter.defaultKeep
+
+    @Option(name: .long, help: "Seconds to wait for another run holding DIR/.lock (default: fail at once).")
+    var wait: Double = 0
+
+    var logFormat: LogFormat { options.logFormat }
+    var verbose: Bool { options.verbose }
+
+    func validate() throws {
+        guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be a number of seconds, 0 or more") }
+    }
 
     func run() throws {
-        guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
-        var logger = Logger(label: "grandfather")
-        logger.logLevel = verbose ? .info : .warning
-        let policy = try PolicyLoader.load(path: policy)
-        let instant = try resolveAsOf(policy: policy)
+        let log = EventLog.current
+        let (policy, instant) = try options.load()
         let started = Date()
-        let progress = Stderr.isTerminal ? TerminalProgress() : nil
-        let audit = try Pipeline.audit(policy: policy, inputs: inputs, asOf: instant, progress: progress)
+        let startedAt = RunID.iso8601(started)
+        log.event(
+            "start", "audit of \(options.inputs.count) input(s) into \(out)",
+            [
+                "inputs": .array(options.inputs.map { .string($0) }), "out": .string(out),
+                "as_of": .string(instant.iso8601),
+            ])
+        let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: startedAt)
+        let stops = TestStops(
+            killAt: TestEnvironment.point("GRANDFATHER_TEST_KILL_AT"),
+            pauseAt: TestEnvironment.point("GRANDFATHER_TEST_PAUSE_AT"))
+        let before = try previousRun(log)
+
+        let progress = Stderr.isTerminal && logFormat == .human ? TerminalProgress() : nil
+        let audit = try Pipeline.audit(
+            policy: policy, inputs: options.inputs, asOf: instant, progress: progress, previous: before, stops: stops)
         progress?.finish()
-        logger.info(
-            "ingest \(format(audit.timings.ingest)) s, classify \(format(audit.timings.classify)) s; \(audit.rowsRead) rows read, \(audit.rowsRejected) rejected, \(audit.customers.count) customers"
-        )
-        let failAt = ProcessInfo.processInfo.environment["GRANDFATHER_TEST_FAIL_AT"].flatMap(WritePoint.init(rawValue:))
-        let writer = RunWriter(directory: out, failAt: failAt)
-        let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: RunID.iso8601(started))
-        let outcome = try writer.write(audit, run: record, processID: getpid())
-        logger.info(
-            "reports \(format(outcome.timings.reports)) s and snapshot \(format(outcome.timings.snapshot)) s, written at once; \(audit.rejections.count) rejections"
-        )
+        log.stages(audit)
+
+        let writer = RunWriter(directory: out, keep: keep, failAt: TestEnvironment.failPoint, stops: stops)
+        let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: startedAt)
+        let outcome = try writer.write(audit, run: record, processID: getpid(), lock: lock)
+        log.event(
+            "stage",
+            "reports \(twoDecimals(outcome.timings.reports)) s and snapshot \(twoDecimals(outcome.timings.snapshot)) s, written at once",
+            [
+                "stage": .string("write"), "reports_seconds": .stringConvertible(outcome.timings.reports),
+                "snapshot_seconds": .stringConvertible(outcome.timings.snapshot),
+            ])
         print(Summary.line(audit))
         print(outcome.movedLatest ? "\(outcome.runFolder) → \(out)/latest" : "\(outcome.runFolder) (latest not moved)")
         if audit.exceedsRejectionThreshold {
@@ -58,20 +79,96 @@ struct AuditCommand: ParsableCommand {
                 rejected: audit.rowsRejected, read: audit.rowsRead, maximumFraction: audit.policy.maxRejectedFraction,
                 runFolder: outcome.runFolder)
         }
+        log.result(audit, exitCode: 0, runFolder: outcome.runFolder)
     }
 
-    private func resolveAsOf(policy: Policy) throws(GrandfatherError) -> Instant {
-        guard let asOf else {
-            // Now, to the second: a nightly report reads better without microseconds.
-            return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+    /// The run to compare with: `--previous` (which must be readable), else the one
+    /// `latest` points to (an unreadable one is a warning: tonight's audit still runs).
+    private func previousRun(_ log: EventLog) throws(GrandfatherError) -> PreviousRun {
+        if let previous {
+            let path = Paths.isDirectory(previous) ? previous + "/snapshot.sqlite" : previous
+            do {
+                return .snapshot(try PreviousSnapshot(path: path))
+            } catch {
+                guard case .io(_, let message) = error else { throw error }
+                throw .usage("--previous \(path): \(message)")
+            }
         }
-        switch TimestampParser(defaultZone: policy.defaultTimeZone).parse(asOf) {
-        case .success(let instant): return instant
-        case .failure(let problem): throw .usage("--as-of: " + problem.reason(for: asOf))
+        let latest = out + "/latest"
+        guard Paths.exists(latest) else { return .none(.firstRun) }
+        let path = latest + "/snapshot.sqlite"
+        do {
+            return .snapshot(try PreviousSnapshot(path: path))
+        } catch {
+            log.warning("not comparing with the previous run: \(error.description)", ["path": .string(path)])
+            return .none(.unreadable(path: path, reason: error.description))
+        }
+    }
+}
+
+/// What the command asks of paths before the library opens them.
+enum Paths {
+    /// Whether anything, a dangling link included, has this name.
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// The test hooks the environment can set (never in a real run).
+enum TestEnvironment {
+    static var failPoint: WritePoint? {
+        ProcessInfo.processInfo.environment["GRANDFATHER_TEST_FAIL_AT"].flatMap(WritePoint.init(rawValue:))
+    }
+
+    /// `GRANDFATHER_TEST_KILL_AT` (die there) or `GRANDFATHER_TEST_PAUSE_AT` (wait there).
+    static func point(_ variable: String) -> KillPoint? {
+        ProcessInfo.processInfo.environment[variable].flatMap(KillPoint.init(rawValue:))
+    }
+}
+
+extension EventLog {
+    /// The stages of stage 1–3 with their timings and counts.
+    func stages(_ audit: Audit) {
+        let timings = audit.timings
+        event(
+            "stage",
+            "ingest \(twoDecimals(timings.ingest)) s, classify \(twoDecimals(timings.classify)) s; \(audit.rowsRead) rows read, \(audit.rowsRejected) rejected, \(audit.customers.count) customers",
+            [
+                "stage": .string("ingest+classify"), "ingest_seconds": .stringConvertible(timings.ingest),
+                "classify_seconds": .stringConvertible(timings.classify),
+                "rows_read": .stringConvertible(audit.rowsRead),
+                "rows_rejected": .stringConvertible(audit.rowsRejected),
+                "customers": .stringConvertible(audit.customers.count),
+            ])
+        if audit.changes.wasCompared {
+            event(
+                "stage",
+                "compare \(twoDecimals(timings.compare)) s; \(audit.changes.changes.count) customers changed since the previous run",
+                [
+                    "stage": .string("compare"), "compare_seconds": .stringConvertible(timings.compare),
+                    "customers_changed": .stringConvertible(audit.changes.changes.count),
+                ])
         }
     }
 
-    private func format(_ seconds: Double) -> String { String(format: "%.2f", seconds) }
+    /// The run's outcome, for collectors (a person reads the lines on stdout).
+    func result(_ audit: Audit, exitCode: Int32, runFolder: String?) {
+        guard format == .json else { return }
+        var fields: Logger.Metadata = [
+            "exit_code": .stringConvertible(Int(exitCode)), "customers": .stringConvertible(audit.customers.count),
+            "rows_read": .stringConvertible(audit.rowsRead), "rows_rejected": .stringConvertible(audit.rowsRejected),
+        ]
+        for (customerClass, count) in audit.classCounts { fields[customerClass.rawValue] = .stringConvertible(count) }
+        if let runFolder { fields["run_folder"] = .string(runFolder) }
+        if audit.changes.wasCompared { fields["customers_changed"] = .stringConvertible(audit.changes.changes.count) }
+        event("result", Summary.line(audit), fields)
+    }
 }
 
 /// The short line printed on success.

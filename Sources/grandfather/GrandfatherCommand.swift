@@ -9,18 +9,27 @@ struct GrandfatherCommand: ParsableCommand {
         commandName: "grandfather",
         abstract: "Audit an app's customers after a change from paid to free with in-app purchases.",
         version: ToolVersion.current,
-        subcommands: [AuditCommand.self, FlagsCommand.self]
+        subcommands: [AuditCommand.self, ValidateCommand.self, FlagsCommand.self]
     )
 
     /// Parses, runs, and exits: 0 success, 1 run failed, 2 usage or policy error, 3 data quality.
     static func main() {
+        // Outputs are never writable by group or others, whatever umask cron gives us.
+        umask(umask(0) | 0o022)
+        // Past a file-size limit, a write must fail with EFBIG and a message, not kill us.
+        signal(SIGXFSZ, SIG_IGN)
         let code: Int32
+        var format = LogFormat.human
         do {
             var command = try parseAsRoot()
+            if let logging = command as? LoggingCommand {
+                format = logging.logFormat
+                EventLog.current = EventLog.bootstrap(format, verbose: logging.verbose)
+            }
             try command.run()
             code = 0
         } catch let error as GrandfatherError {
-            Stderr.line("grandfather: " + error.description)
+            EventLog.failure(error.description, exitCode: error.exitCode, format: format)
             code = error.exitCode
         } catch {
             let exit = exitCode(for: error)
@@ -28,7 +37,8 @@ struct GrandfatherCommand: ParsableCommand {
                 print(fullMessage(for: error))
                 code = 0
             } else {
-                Stderr.line("grandfather: error: " + message(for: error).split(separator: "\n").joined(separator: " "))
+                let line = message(for: error).split(separator: "\n").joined(separator: " ")
+                EventLog.failure("error: " + line, exitCode: 2, format: format)
                 code = 2
             }
         }

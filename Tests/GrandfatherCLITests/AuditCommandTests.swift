@@ -14,10 +14,10 @@ import Testing
         let files = try cli.contents(of: "out/latest").keys.sorted()
         #expect(files == ["customers.csv", "rejected.csv", "snapshot.sqlite", "summary.json", "summary.md"])
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
-        #expect(try dump.userVersion() == 1)
+        #expect(try dump.userVersion() == 2)
         #expect(
             try dump.tables() == [
-                "customer_flags", "customers", "entitlements", "flag_catalog", "rejected_rows", "runs",
+                "changes", "customer_flags", "customers", "entitlements", "flag_catalog", "rejected_rows", "runs",
             ])
         #expect(try dump.verdicts()["a-grandfathered"]?.customerClass == "grandfathered")
         #expect(try dump.text("SELECT count(*) FROM pragma_foreign_key_check") == "0")
@@ -94,7 +94,7 @@ import Testing
         arguments[6] = "occupied"
         let result = try cli.run(arguments)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("grandfather: occupied/runs: error: cannot create folder"))
+        #expect(result.stderr.hasPrefix("grandfather: occupied: error: cannot create folder"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -122,7 +122,9 @@ import Testing
         let summary = try String(contentsOfFile: cli.path("out/runs/\(newest)/summary.md"), encoding: .utf8)
         #expect(summary.contains("**Status: data-quality threshold exceeded.**"))
         let snapshot = try SnapshotDump(path: cli.path("out/runs/\(newest)/snapshot.sqlite"))
-        #expect(try snapshot.text("SELECT status || ' ' || exit_code FROM runs") == "data_quality_threshold_exceeded 3")
+        #expect(
+            try snapshot.text("SELECT status || ' ' || exit_code FROM runs WHERE run_id = '\(newest)'")
+                == "data_quality_threshold_exceeded 3")
     }
 
     @Test func progressNeverAppearsWhenStderrIsNotATerminal() throws {

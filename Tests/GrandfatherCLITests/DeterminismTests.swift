@@ -1,30 +1,52 @@
 import Foundation
 import Testing
 
-/// Same inputs, policy and as-of give byte-identical reports and identical snapshot tables
-/// (all but `runs`, which describes the run).
+/// Same inputs, policy, as-of and previous run give byte-identical reports and identical
+/// snapshot tables (all but `runs`, which describes the run).
 @Suite struct DeterminismTests {
     @Test func twoRunsAreByteIdentical() throws {
         let cli = try CLI()
-        let arguments = try Conformance.install(in: cli)
+        var arguments = try Conformance.install(in: cli)
+        let out = try #require(arguments.firstIndex(of: "out"))
+        // Two output folders, so that neither run has a previous one to differ by.
+        arguments[out] = "one"
         #expect(try cli.run(arguments).status == 0)
-        let first = try #require(cli.latestTarget())
+        arguments[out] = "two"
         #expect(try cli.run(arguments).status == 0)
-        let second = try #require(cli.latestTarget())
+        let first = "one/" + (try #require(cli.latestTarget("one")))
+        let second = "two/" + (try #require(cli.latestTarget("two")))
         #expect(first != second)
 
         for report in ["summary.md", "summary.json", "customers.csv", "rejected.csv"] {
-            let a = try Data(contentsOf: URL(fileURLWithPath: cli.path("out/\(first)/\(report)")))
-            let b = try Data(contentsOf: URL(fileURLWithPath: cli.path("out/\(second)/\(report)")))
+            let a = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(first)/\(report)")))
+            let b = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(second)/\(report)")))
             #expect(a == b, "\(report) differs")
         }
-        let a = try SnapshotDump(path: cli.path("out/\(first)/snapshot.sqlite"))
-        let b = try SnapshotDump(path: cli.path("out/\(second)/snapshot.sqlite"))
+        let a = try SnapshotDump(path: cli.path("\(first)/snapshot.sqlite"))
+        let b = try SnapshotDump(path: cli.path("\(second)/snapshot.sqlite"))
         #expect(try a.tables() == b.tables())
         for table in try a.tables() where table != "runs" {
             #expect(try a.rows(table) == b.rows(table), "\(table) differs")
-            #expect(try !a.rows(table).isEmpty || table == "rejected_rows")
+            #expect(try !a.rows(table).isEmpty || table == "rejected_rows" || table == "changes")
         }
         #expect(try a.rows("runs") != b.rows("runs"), "runs describes each run")
+    }
+
+    @Test func runsComparedWithTheSamePreviousRunAreByteIdentical() throws {
+        let cli = try CLI()
+        var arguments = try Conformance.install(in: cli)
+        #expect(try cli.run(arguments).status == 0)
+        let previous = "out/" + (try #require(cli.latestTarget()))
+        let out = try #require(arguments.firstIndex(of: "out"))
+        arguments += ["--previous", previous]
+        arguments[out] = "one"
+        #expect(try cli.run(arguments).status == 0)
+        arguments[out] = "two"
+        #expect(try cli.run(arguments).status == 0)
+        for report in ["summary.md", "summary.json"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: cli.path("one/latest/\(report)")))
+            let b = try Data(contentsOf: URL(fileURLWithPath: cli.path("two/latest/\(report)")))
+            #expect(a == b, "\(report) differs")
+        }
     }
 }

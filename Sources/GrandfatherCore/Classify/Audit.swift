@@ -10,6 +10,10 @@ public struct Audit: Sendable {
     public var customers: CustomerResults
     /// Wall time of each stage, in seconds; describes the run, never the reports.
     public var timings: StageTimings
+    /// What changed since the previous run.
+    public var changes: ChangeSet
+    /// The previous run's snapshot, whose `runs` rows the new snapshot carries forward.
+    public var previous: PreviousSnapshot?
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { inputs.reduce(0) { $0 + $1.rowsRejected } }
@@ -105,6 +109,12 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Reads the customer at `position` in id order with its verdict and its place.
+    func withVerdict<Result>(at position: Int, _ body: (Customer, Verdict, Int) -> Result) -> Result {
+        let slot = Int(order[position])
+        return body(records[slot], verdicts[slot], slot)
+    }
+
     /// The grants of the customer at `slot`, from its activity.
     func grants(at slot: Int, verdict: Verdict) -> [EntitlementGrant] {
         classifier.entitlements(activities[slot], verdict: verdict)
@@ -115,6 +125,8 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
 public struct StageTimings: Sendable, Codable, Equatable {
     public var ingest: Double = 0
     public var classify: Double = 0
+    /// Comparing with the previous run; 0 when there was none.
+    public var compare: Double = 0
     public var snapshot: Double = 0
     public var reports: Double = 0
 

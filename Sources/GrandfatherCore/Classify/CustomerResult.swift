@@ -50,4 +50,10 @@ extension String {
     public func codePointPrecedes(_ other: String) -> Bool {
         utf8.lexicographicallyPrecedes(other.utf8)
     }
+
+    /// Whether two ids are the same code points (Swift's `==` would also equate NFC and NFD
+    /// spellings, which SPEC §8.25 keeps apart).
+    public func codePointEquals(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
 }

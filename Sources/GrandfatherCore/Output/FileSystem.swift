@@ -71,6 +71,11 @@ enum FileSystem {
         try? FileManager.default.destinationOfSymbolicLink(atPath: path)
     }
 
+    /// The entries of a folder, sorted; none when it cannot be read.
+    static func names(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
     static func exists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0

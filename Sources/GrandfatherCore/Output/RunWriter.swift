@@ -1,13 +1,5 @@
 import Foundation
 
-/// A point in writing a run where a test can make the run fail (the command maps
-/// `GRANDFATHER_TEST_FAIL_AT` to it; the library never reads the environment).
-public enum WritePoint: String, CaseIterable, Sendable {
-    case afterReports = "after-reports"
-    case afterSnapshot = "after-snapshot"
-    case beforeLatestSwitch = "before-latest-switch"
-}
-
 /// Where a run ended up.
 public struct RunOutcome: Sendable, Equatable {
     /// The run's finished folder, `DIR/runs/<run-id>`.
@@ -20,29 +12,43 @@ public struct RunOutcome: Sendable, Equatable {
 
 /// Puts a run on disk (SPEC §6): every output into a hidden folder of its own, flushed,
 /// renamed to `DIR/runs/<run-id>`, and only then `DIR/latest` repointed by renaming a new
-/// symbolic link over it. Whatever fails before the rename leaves `latest` and what it
-/// points to untouched; a half-written folder is hidden and removed by the next run.
+/// symbolic link over it. Whatever fails or dies before the rename leaves `latest` and what
+/// it points to untouched; a half-written folder is hidden and removed by the next run.
 public struct RunWriter: Sendable {
     /// The output folder `DIR`.
     public let directory: String
+    /// Run folders to keep, the newest; the one `latest` points to is always kept.
+    public var keep: Int
     /// Makes the run fail at a point, for tests of atomicity.
     public var failAt: WritePoint?
+    /// Makes the process die at a point, for tests of crash safety.
+    public var stops: TestStops
 
-    public init(directory: String, failAt: WritePoint? = nil) {
+    /// SPEC §6's default for `--keep`.
+    public static let defaultKeep = 14
+
+    public init(directory: String, keep: Int = defaultKeep, failAt: WritePoint? = nil, stops: TestStops = TestStops()) {
         self.directory = directory
+        self.keep = keep
         self.failAt = failAt
+        self.stops = stops
     }
 
     var runsDirectory: String { directory + "/runs" }
     var latestLink: String { directory + "/latest" }
 
-    /// Renders every report, writes the snapshot, and publishes the run.
-    public func write(_ audit: Audit, run: RunRecord, processID: Int32) throws(GrandfatherError) -> RunOutcome {
+    /// Renders every report, writes the snapshot, publishes the run, and prunes old runs.
+    ///
+    /// `lock` is the proof that this process holds `DIR/.lock`: only then may it remove
+    /// what other runs left behind.
+    public func write(
+        _ audit: Audit, run: RunRecord, processID: Int32, lock: RunLock
+    ) throws(GrandfatherError) -> RunOutcome {
         try FileSystem.makeDirectories(runsDirectory)
         if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
             throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
         }
-        try removeAbandonedFolders()
+        try removeLeftovers(lock)
         let staging = runsDirectory + "/.partial-\(run.runID)-\(processID)"
         let final = runsDirectory + "/" + run.runID
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
@@ -69,11 +75,13 @@ public struct RunWriter: Sendable {
             timings.reports = try seconds.take(2)
             let parts = max(try seconds.take(0), try seconds.take(1))
             try fail(at: .afterReports)
+            stops.reach(.midSnapshot)
             timings.snapshot = parts
             try SnapshotWriter.finish(audit, run: run, timings: timings, snapshot: snapshot)
             timings.snapshot = parts + Pipeline.seconds(clock.now - finishing)
             try FileSystem.sync(snapshot)
             try fail(at: .afterSnapshot)
+            stops.reach(.afterSnapshot)
 
             try FileSystem.sync(staging)
             try FileSystem.rename(staging, final)
@@ -82,12 +90,15 @@ public struct RunWriter: Sendable {
             try? FileSystem.remove(staging)
             throw error
         }
-        if audit.exceedsRejectionThreshold {
-            return RunOutcome(runFolder: final, movedLatest: false, timings: timings)
+        let moves = !audit.exceedsRejectionThreshold
+        if moves {
+            try fail(at: .beforeLatestSwitch)
+            stops.reach(.beforeLatestSwitch)
+            try switchLatest(to: "runs/" + run.runID, processID: processID)
+            stops.reach(.afterLatestSwitch)
         }
-        try fail(at: .beforeLatestSwitch)
-        try switchLatest(to: "runs/" + run.runID, processID: processID)
-        return RunOutcome(runFolder: final, movedLatest: true, timings: timings)
+        try prune()
+        return RunOutcome(runFolder: final, movedLatest: moves, timings: timings)
     }
 
     /// Renders and writes every report; returns the seconds it took.
@@ -124,19 +135,37 @@ public struct RunWriter: Sendable {
         try FileSystem.sync(directory)
     }
 
-    /// Removes staging folders left by runs that died, recognised by a process id that is gone.
-    private func removeAbandonedFolders() throws(GrandfatherError) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: runsDirectory) else { return }
-        for name in names.sorted() where name.hasPrefix(".partial-") {
-            guard let pidText = name.split(separator: "-").last, let pid = Int32(pidText) else { continue }
-            if kill(pid, 0) == 0 || errno == EPERM { continue }  // still running
+    /// Removes what runs that died left behind: staging folders and temporary links. With
+    /// the lock held no other run is writing, so every one of them is abandoned (a pid in
+    /// the name could have been reused; the lock cannot lie).
+    private func removeLeftovers(_ lock: RunLock) throws(GrandfatherError) {
+        for name in FileSystem.names(in: runsDirectory) where name.hasPrefix(".partial-") {
             try FileSystem.remove(runsDirectory + "/" + name)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        where name.hasPrefix(".latest-") {
-            guard let pid = Int32(name.dropFirst(".latest-".count)) else { continue }
-            if kill(pid, 0) == 0 || errno == EPERM { continue }
+        for name in FileSystem.names(in: directory) where name.hasPrefix(".latest-") {
             try FileSystem.remove(directory + "/" + name)
         }
+    }
+
+    /// Removes run folders beyond the newest `keep` (run ids sort by start time), never the
+    /// one `latest` points to.
+    private func prune() throws(GrandfatherError) {
+        let current = FileSystem.linkTarget(latestLink).map { ($0 as NSString).lastPathComponent }
+        let runs = FileSystem.names(in: runsDirectory).filter(Self.isRunID).sorted(by: >)
+        for name in runs.dropFirst(max(keep, 1)) where name != current {
+            try FileSystem.remove(runsDirectory + "/" + name)
+        }
+    }
+
+    /// Whether a name is a run folder's, `yyyyMMddTHHmmss.SSSZ-pid`: nothing else in
+    /// `runs/` is ever pruned.
+    static func isRunID(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let shape = Array("00000000T000000.000Z-".utf8)
+        guard bytes.count > shape.count else { return false }
+        for (byte, expected) in zip(bytes, shape) {
+            if expected == UInt8(ascii: "0") ? !(0x30...0x39).contains(byte) : byte != expected { return false }
+        }
+        return bytes[shape.count...].allSatisfy { (0x30...0x39).contains($0) }
     }
 }

@@ -15,7 +15,7 @@ public enum SummaryJSON {
         var classes: [String: Int]
         var flags: [String: FlagInfo]
         var dataQuality: DataQuality
-        var changesSincePreviousRun: String
+        var changesSincePreviousRun: Changes
 
         enum CodingKeys: String, CodingKey {
             case schema, status, customers, classes, flags, policy
@@ -35,6 +35,49 @@ public enum SummaryJSON {
         enum CodingKeys: String, CodingKey {
             case name, sha256, basis
             case cutoverDate = "cutover_date"
+        }
+    }
+
+    /// What changed since the previous run; counts only (the snapshot lists customers).
+    struct Changes: Encodable {
+        /// `first_run`, `compared` or `not_compared`.
+        var status: String
+        var note: String
+        var previousRunID: String?
+        var customersChanged: Int?
+        /// Customers by class: previous run's class, then this run's (`absent`: not in that run).
+        var classMatrix: [String: [String: Int]]?
+        var flagsAdded: [String: Int]?
+        var flagsRemoved: [String: Int]?
+
+        enum CodingKeys: String, CodingKey {
+            case status, note
+            case previousRunID = "previous_run_id"
+            case customersChanged = "customers_changed"
+            case classMatrix = "class_matrix"
+            case flagsAdded = "flags_added"
+            case flagsRemoved = "flags_removed"
+        }
+
+        init(_ changes: ChangeSet) {
+            note = ChangesSection.basis(changes)
+            switch changes.basis {
+            case .firstRun: status = "first_run"
+            case .unreadable: status = "not_compared"
+            case .compared(_, let runID):
+                status = "compared"
+                previousRunID = runID
+                customersChanged = changes.changes.count
+                var matrix: [String: [String: Int]] = [:]
+                for from in ClassMatrix.axis {
+                    var row: [String: Int] = [:]
+                    for to in ClassMatrix.axis { row[ClassMatrix.label(to)] = changes.matrix.count(from: from, to: to) }
+                    matrix[ClassMatrix.label(from)] = row
+                }
+                classMatrix = matrix
+                flagsAdded = Dictionary(uniqueKeysWithValues: changes.flagsAdded)
+                flagsRemoved = Dictionary(uniqueKeysWithValues: changes.flagsRemoved)
+            }
         }
     }
 
@@ -88,7 +131,7 @@ public enum SummaryJSON {
                 maxRejectedFraction: Fraction.format(audit.policy.maxRejectedFraction),
                 thresholdExceeded: audit.exceedsRejectionThreshold,
                 files: audit.inputs),
-            changesSincePreviousRun: ChangesNote.notCompared)
+            changesSincePreviousRun: Changes(audit.changes))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

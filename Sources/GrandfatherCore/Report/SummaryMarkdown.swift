@@ -48,8 +48,7 @@ public enum SummaryMarkdown {
             "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
 
-        md +=
-            "## Changes since the previous run\n\n\(ChangesNote.notCompared.prefix(1).uppercased() + ChangesNote.notCompared.dropFirst()).\n"
+        md += ChangesSection.markdown(audit.changes)
         return Array(md.utf8)
     }
 
@@ -74,9 +73,4 @@ public enum SummaryMarkdown {
         }
         return out
     }
-}
-
-/// What the summaries say about changes until run history exists.
-enum ChangesNote {
-    static let notCompared = "not compared: this version keeps no run history yet"
 }

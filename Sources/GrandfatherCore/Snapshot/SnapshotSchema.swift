@@ -1,9 +1,22 @@
 /// The snapshot's tables (SPEC §6): the contract downstream queries rely on.
 ///
-/// `PRAGMA user_version` carries `version`; bump it with every change to these statements.
-/// Indexes are separate so that the writer creates them after the bulk insert.
+/// `PRAGMA user_version` carries `version`; bump it with every change to these statements,
+/// and keep `PreviousSnapshot` reading every older version. Indexes are separate so that
+/// the writer creates them after the bulk insert.
+///
+/// Versions: 1, the first; 2 adds `changes` and, in `runs`, `previous_run_id`,
+/// `compare_seconds` and `customers_changed` (older runs carried forward have them NULL).
 enum SnapshotSchema {
-    static let version = 1
+    static let version = 2
+
+    /// The columns of `runs`, in table order: a new version only appends, so that rows
+    /// carried forward from an older snapshot line up by name.
+    static let runColumns = [
+        "run_id", "started_at", "as_of", "status", "exit_code", "tool_version", "policy_name", "policy_sha256",
+        "policy_json", "inputs_json", "rows_read", "rows_accepted", "rows_rejected", "customers", "ingest_seconds",
+        "classify_seconds", "reports_seconds", "snapshot_seconds", "previous_run_id", "compare_seconds",
+        "customers_changed",
+    ]
 
     /// `column` is one of `values`, written as equalities: SQLite evaluates a constant
     /// `IN (…)` list by building a temporary b-tree on every row it checks.
@@ -14,7 +27,8 @@ enum SnapshotSchema {
     static var tables: [String] {
         let platforms = oneOf("platform", Platform.allCases.map(\.rawValue))
         let environments = oneOf("environment", Environment.allCases.map(\.rawValue))
-        let classes = oneOf("class", CustomerClass.allCases.map(\.rawValue))
+        let classNames = CustomerClass.allCases.map(\.rawValue)
+        let classes = oneOf("class", classNames)
         let sources = oneOf("source", EntitlementSource.allCases.map(\.rawValue))
         let severities = oneOf("severity", Flag.Severity.allCases.map(\.rawValue))
         return [
@@ -87,8 +101,23 @@ enum SnapshotSchema {
                 classify_seconds REAL NOT NULL,
                 reports_seconds REAL NOT NULL,
                 snapshot_seconds REAL NOT NULL,
+                previous_run_id TEXT,
+                compare_seconds REAL,
+                customers_changed INTEGER,
                 CHECK (rows_read = rows_accepted + rows_rejected)
             )
+            """,
+            """
+            CREATE TABLE changes (
+                customer_id TEXT PRIMARY KEY NOT NULL,
+                from_class TEXT CHECK (from_class IS NULL OR \(oneOf("from_class", classNames))),
+                to_class TEXT CHECK (to_class IS NULL OR \(oneOf("to_class", classNames))),
+                flags_added TEXT,
+                flags_removed TEXT,
+                entitlements_added TEXT,
+                entitlements_removed TEXT,
+                CHECK (from_class IS NOT NULL OR to_class IS NOT NULL)
+            ) WITHOUT ROWID
             """,
         ]
     }

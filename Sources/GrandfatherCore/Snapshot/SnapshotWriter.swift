@@ -48,6 +48,7 @@ enum SnapshotWriter {
                     try insertCatalog(db)
                     try insertCustomers(audit, db)
                     try insertRejections(audit, db)
+                    try insertChanges(audit, db)
                 case .grants:
                     try insertFlagsAndGrants(audit, db)
                 }
@@ -93,9 +94,21 @@ enum SnapshotWriter {
                 // place: no journal, no syncs (the writer flushes the finished file itself).
                 try db.execute(sql: "PRAGMA journal_mode = OFF")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
-                try body(db)
+                do {
+                    try body(db)
+                } catch let error as DatabaseError
+                    where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL
+                {
+                    // "disk I/O error" alone does not tell a full disk from a size limit. SQLite
+                    // keeps no errno for a failed write (sqlite3_system_errno says 0), but the
+                    // thread's errno still holds the write's.
+                    let cause = String(cString: strerror(errno))
+                    throw GrandfatherError.snapshot(message: "\(error.description) (\(cause))")
+                }
             }
             try queue.close()
+        } catch let error as GrandfatherError {
+            throw error
         } catch let error as DatabaseError {
             throw .snapshot(message: error.description)
         } catch {
@@ -174,20 +187,45 @@ enum SnapshotWriter {
         }
     }
 
+    /// The customers that changed since the previous run, in id order; lists `;`-joined as
+    /// in `customers.csv`, NULL when empty.
+    private static func insertChanges(_ audit: Audit, _ db: Database) throws {
+        var insert = try BulkInsert(db, sql: "INSERT INTO changes VALUES (?, ?, ?, ?, ?, ?, ?)")
+        func list(_ items: [String]) -> String? { items.isEmpty ? nil : items.joined(separator: ";") }
+        for change in audit.changes.changes {
+            try insert.bind(change.customerID)
+            try insert.bind(change.from?.rawValue)
+            try insert.bind(change.to?.rawValue)
+            try insert.bind(list(change.flagsAdded))
+            try insert.bind(list(change.flagsRemoved))
+            try insert.bind(list(change.entitlementsAdded))
+            try insert.bind(list(change.entitlementsRemoved))
+            try insert.step()
+        }
+    }
+
+    /// The previous snapshot's runs, carried forward, then this run's.
     private static func insertRun(_ audit: Audit, run: RunRecord, timings: StageTimings, _ db: Database) throws {
+        let placeholders = Array(repeating: "?", count: SnapshotSchema.runColumns.count).joined(separator: ", ")
+        let sql = "INSERT INTO runs VALUES (\(placeholders))"
+        for carried in audit.previous?.runs ?? [] where String.fromDatabaseValue(carried[0]) != run.runID {
+            try db.execute(sql: sql, arguments: StatementArguments(carried))
+        }
         let exceeded = audit.exceedsRejectionThreshold
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let inputs = String(decoding: try encoder.encode(audit.inputs), as: UTF8.self)
+        let compared = audit.changes.wasCompared
+        var previousRunID: String?
+        if case .compared(_, let runID) = audit.changes.basis { previousRunID = runID }
         try db.execute(
-            sql: """
-                INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            sql: sql,
             arguments: [
                 run.runID, run.startedAt, audit.asOf.iso8601, exceeded ? "data_quality_threshold_exceeded" : "ok",
                 exceeded ? 3 : 0, ToolVersion.current, audit.policy.name, audit.policy.digest,
                 audit.policy.sourceText, inputs, audit.rowsRead, audit.rowsAccepted, audit.rowsRejected,
                 audit.customers.count, timings.ingest, timings.classify, timings.reports, timings.snapshot,
+                previousRunID, compared ? timings.compare : nil, compared ? audit.changes.changes.count : nil,
             ])
     }
 }

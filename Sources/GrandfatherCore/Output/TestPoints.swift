@@ -1,0 +1,44 @@
+import Foundation
+
+// Named points where tests make a run fail or die, to prove that no failure and no kill
+// leaves a torn output. The command maps `GRANDFATHER_TEST_FAIL_AT` and
+// `GRANDFATHER_TEST_KILL_AT` to them; the library never reads the environment.
+
+/// A point in writing a run where a test can make the run fail with an I/O error.
+public enum WritePoint: String, CaseIterable, Sendable {
+    case afterReports = "after-reports"
+    case afterSnapshot = "after-snapshot"
+    case beforeLatestSwitch = "before-latest-switch"
+}
+
+/// A point where a test can make the process SIGKILL itself, as the OOM killer or an
+/// operator might: no handler runs, no file is closed.
+public enum KillPoint: String, CaseIterable, Sendable {
+    case afterIngest = "after-ingest"
+    case midClassify = "mid-classify"
+    /// The snapshot's parts are written, not yet merged.
+    case midSnapshot = "mid-snapshot"
+    case afterSnapshot = "after-snapshot"
+    case beforeLatestSwitch = "before-latest-switch"
+    case afterLatestSwitch = "after-latest-switch"
+}
+
+/// Where a test asked this run to die, or to stop and wait to be killed (holding its lock,
+/// so that a second run can be started against it); empty in every real run.
+public struct TestStops: Sendable {
+    public var killAt: KillPoint?
+    public var pauseAt: KillPoint?
+
+    public init(killAt: KillPoint? = nil, pauseAt: KillPoint? = nil) {
+        self.killAt = killAt
+        self.pauseAt = pauseAt
+    }
+
+    /// Dies, or waits for a signal forever, here if a test asked for it.
+    func reach(_ point: KillPoint) {
+        if killAt == point { kill(getpid(), SIGKILL) }
+        guard killAt == point || pauseAt == point else { return }
+        // SIGKILL cannot be caught: wait for it to land, or for the test to send one.
+        while true { pause() }
+    }
+}

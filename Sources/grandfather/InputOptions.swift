@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import GrandfatherCore
+
+/// What `audit` and `validate` share: the policy, the inputs, the instant, and the log.
+struct InputOptions: ParsableArguments {
+    @Option(name: .long, help: "The policy file (JSON).")
+    var policy: String
+
+    @Option(name: .customLong("as-of"), help: "The instant to audit at (ISO-8601 or epoch ms). Default: now.")
+    var asOf: String?
+
+    @ArgumentParser.Flag(name: .long, help: "Print stage timings and counts to stderr.")
+    var verbose = false
+
+    @Option(name: .customLong("log-format"), help: "How events go to stderr: human or json (one object per line).")
+    var logFormat: LogFormat = .human
+
+    @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines).")
+    var inputs: [String] = []
+
+    /// The policy, and the as-of instant it reads zone-less times in.
+    func load() throws(GrandfatherError) -> (Policy, Instant) {
+        guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
+        let policy = try PolicyLoader.load(path: self.policy)
+        return (policy, try resolveAsOf(policy: policy))
+    }
+
+    private func resolveAsOf(policy: Policy) throws(GrandfatherError) -> Instant {
+        guard let asOf else {
+            // Now, to the second: a nightly report reads better without microseconds.
+            return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        }
+        switch TimestampParser(defaultZone: policy.defaultTimeZone).parse(asOf) {
+        case .success(let instant): return instant
+        case .failure(let problem): throw .usage("--as-of: " + problem.reason(for: asOf))
+        }
+    }
+}
+
+/// A command that reports through an `EventLog`; the entry point reads the format before
+/// running it, so that even a failure is reported in that format.
+protocol LoggingCommand {
+    var logFormat: LogFormat { get }
+    var verbose: Bool { get }
+}
+
+/// Seconds with two decimals, for log lines.
+func twoDecimals(_ seconds: Double) -> String { String(format: "%.2f", seconds) }

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `grandfather validate` (a pre-flight that writes nothing) and `--log-format json`.
+@Suite struct ValidateAndLogTests {
+    private func validateArguments(_ cli: CLI) throws -> [String] {
+        _ = try SmallData.install(in: cli)
+        return ["validate", "--policy", "policy.json", "--as-of", SmallData.asOf, "customers.csv", "transactions.csv"]
+    }
+
+    @Test func validateReportsKindsAndAccountingAndWritesNothing() throws {
+        let cli = try CLI()
+        let result = try cli.run(try validateArguments(cli))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("customers.csv: customers, csv, 3 rows read, 3 accepted, 0 rejected"))
+        #expect(result.stdout.contains("transactions.csv: transactions, csv, 3 rows read, 3 accepted, 0 rejected"))
+        #expect(result.stdout.contains("all inputs: 6 rows read = 6 accepted + 0 rejected"))
+        #expect(result.stdout.contains("3 customers (1 grandfathered, 1 subscriber, 1 lapsed"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
+        #expect(Set(names) == ["policy.json", "customers.csv", "transactions.csv"], "nothing written")
+    }
+
+    @Test func validateListsRejectionsAndExitsThreeOverTheThreshold() throws {
+        let cli = try CLI()
+        let arguments = try validateArguments(cli)
+        let bad = "t4,b-subscriber,pro.monthly,bogus,2024-05-15T00:00:00Z,\nt5,b-subscriber,pro.monthly,,x,\n"
+        try cli.write("transactions.csv", SmallData.transactions + bad)
+        let result = try cli.run(arguments)
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("rejected transactions.csv:5:4: product_type:"))
+        #expect(result.stdout.contains("(EXCEEDED)"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func validateExitsTwoForABadPolicy() throws {
+        let cli = try CLI()
+        let arguments = try validateArguments(cli)
+        try cli.write("policy.json", "{")
+        let result = try cli.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("grandfather: policy.json:"))
+    }
+
+    /// Every stderr line of a JSON-logged run, parsed.
+    private func events(_ stderr: String) throws -> [[String: Any]] {
+        try stderr.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+    }
+
+    @Test func jsonLogsOneObjectPerEventFromStartToResult() throws {
+        let cli = try CLI()
+        let arguments = try SmallData.install(in: cli)
+        let result = try cli.run(arguments + ["--log-format", "json"])
+        #expect(result.status == 0)
+        let logged = try events(result.stderr)
+        #expect(logged.compactMap { $0["event"] as? String } == ["start", "stage", "stage", "result"])
+        let stage = try #require(logged.first { $0["stage"] as? String == "ingest+classify" })
+        #expect(stage["rows_read"] as? Int == 6)
+        #expect(stage["ingest_seconds"] is Double || stage["ingest_seconds"] is Int)
+        let end = try #require(logged.last)
+        #expect(end["exit_code"] as? Int == 0)
+        #expect(end["grandfathered"] as? Int == 1)
+        #expect(logged.allSatisfy { $0["time"] is String && $0["level"] is String && $0["message"] is String })
+    }
+
+    @Test func jsonLogsAFailureAsOneErrorEvent() throws {
+        let cli = try CLI()
+        let arguments = try SmallData.install(in: cli)
+        let result = try cli.run(arguments + ["--log-format", "json", "missing.csv"])
+        #expect(result.status == 2)
+        let logged = try events(result.stderr)
+        let last = try #require(logged.last)
+        #expect(last["event"] as? String == "error")
+        #expect(last["level"] as? String == "error")
+        #expect(last["exit_code"] as? Int == 2)
+        #expect((last["message"] as? String)?.contains("missing.csv") == true)
+    }
+}
