@@ -59,7 +59,7 @@ enum ValidationReport {
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }
-            text += "rejected \(place) \(rejection.field.map { $0 + ": " } ?? "")\(rejection.reason)\n"
+            text += "rejected \(place) \(rejection.reason)\n"
         }
         if audit.rejections.count > ValidateCommand.listed {
             text += "… and \(audit.rejections.count - ValidateCommand.listed) more rejected rows\n"

@@ -27,7 +27,7 @@ import Testing
         try cli.write("transactions.csv", SmallData.transactions + bad)
         let result = try cli.run(arguments)
         #expect(result.status == 3)
-        #expect(result.stdout.contains("rejected transactions.csv:5:4: product_type:"))
+        #expect(result.stdout.contains("rejected transactions.csv:5:4: unknown product_type 'bogus'"))
         #expect(result.stdout.contains("(EXCEEDED)"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
