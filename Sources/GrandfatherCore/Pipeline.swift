@@ -66,6 +66,7 @@ public enum Pipeline {
         let (customers, activities) = ledger.finish()
         stops.reach(.midClassify)
         let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
+        let revenue = RevenueAtStake(results)
         timings.classify = seconds(clock.now - classifyStart)
 
         let compareStart = clock.now
@@ -78,7 +79,7 @@ public enum Pipeline {
 
         return Audit(
             policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results, timings: timings,
-            changes: changes, previous: previous.snapshot)
+            changes: changes, revenue: revenue, previous: previous.snapshot)
     }
 
     /// About how many transaction rows the inputs hold, from each file's size and the mean

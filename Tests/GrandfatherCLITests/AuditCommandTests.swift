@@ -12,7 +12,8 @@ import Testing
         let target = try #require(cli.latestTarget())
         #expect(target.hasPrefix("runs/"))
         let files = try cli.contents(of: "out/latest").keys.sorted()
-        #expect(files == ["customers.csv", "rejected.csv", "snapshot.sqlite", "summary.json", "summary.md"])
+        #expect(
+            files == ["customers.csv", "rejected.csv", "report.html", "snapshot.sqlite", "summary.json", "summary.md"])
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
         #expect(try dump.userVersion() == 2)
         #expect(

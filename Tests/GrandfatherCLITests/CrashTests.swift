@@ -5,7 +5,9 @@ import Testing
 /// A run killed at any moment, SIGKILL included, leaves `latest` and what it points to
 /// byte-identical, and the next run succeeds and removes what the killed one left.
 @Suite(.serialized) struct CrashTests {
-    static let outputs = ["customers.csv", "rejected.csv", "snapshot.sqlite", "summary.json", "summary.md"]
+    static let outputs = [
+        "customers.csv", "rejected.csv", "report.html", "snapshot.sqlite", "summary.json", "summary.md",
+    ]
 
     @Test(arguments: ["after-ingest", "mid-classify", "mid-snapshot", "after-snapshot", "before-latest-switch"])
     func killBeforeTheSwitchLeavesLatestByteIdentical(point: String) throws {

@@ -17,7 +17,7 @@ import Testing
         let second = "two/" + (try #require(cli.latestTarget("two")))
         #expect(first != second)
 
-        for report in ["summary.md", "summary.json", "customers.csv", "rejected.csv"] {
+        for report in ["summary.md", "summary.json", "customers.csv", "rejected.csv", "report.html"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(first)/\(report)")))
             let b = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(second)/\(report)")))
             #expect(a == b, "\(report) differs")

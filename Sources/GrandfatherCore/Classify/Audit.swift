@@ -12,6 +12,8 @@ public struct Audit: Sendable {
     public var timings: StageTimings
     /// What changed since the previous run.
     public var changes: ChangeSet
+    /// What each class pays for current subscriptions.
+    public var revenue: RevenueAtStake
     /// The previous run's snapshot, whose `runs` rows the new snapshot carries forward.
     public var previous: PreviousSnapshot?
 
@@ -107,6 +109,11 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
             let slot = Int(position)
             try body(records[slot], verdicts[slot], slot)
         }
+    }
+
+    /// Visits every customer's verdict and activity, in no particular order.
+    func forEachActivity(_ body: (Verdict, borrowing CustomerActivity) -> Void) {
+        for slot in records.indices { body(verdicts[slot], activities[slot]) }
     }
 
     /// Reads the customer at `position` in id order with its verdict and its place.

@@ -15,6 +15,17 @@ struct CustomerActivity: Sendable {
         var familyShared: Bool
         /// When the grant ends: expiry, grace end or purchase + term; `nil` for non-consumables.
         var endsAt: Instant?
+        /// What revenue at stake needs, for auto-renewables and non-renewings only (`nil`
+        /// otherwise): the subscription (original transaction id, else transaction id), when
+        /// this transaction was bought, and its price (canonical decimal) and currency.
+        var revenue: Revenue?
+
+        struct Revenue: Sendable, Equatable {
+            var subscription: String
+            var purchaseDate: Instant
+            var price: String?
+            var currency: String?
+        }
     }
 
     /// The latest auto-renewable transaction by (purchase date, transaction id, state text).
@@ -108,11 +119,18 @@ struct CustomerActivity: Sendable {
                 return nil
             }
         }
+        let transactionID = batch.string(transaction.transactionID) ?? ""
+        var revenue: CurrentGrant.Revenue?
+        if transaction.productType == .autoRenewable || transaction.productType == .nonRenewing {
+            revenue = CurrentGrant.Revenue(
+                subscription: batch.string(transaction.originalTransactionID) ?? transactionID,
+                purchaseDate: transaction.purchaseDate, price: batch.string(transaction.price),
+                currency: batch.string(transaction.currency))
+        }
         return CurrentGrant(
-            transactionID: batch.string(transaction.transactionID) ?? "",
-            productID: batch.string(transaction.productID) ?? "",
+            transactionID: transactionID, productID: batch.string(transaction.productID) ?? "",
             productType: transaction.productType, throughGrace: throughGrace,
-            familyShared: transaction.ownership == .familyShared, endsAt: endsAt)
+            familyShared: transaction.ownership == .familyShared, endsAt: endsAt, revenue: revenue)
     }
 
     /// Expiry before purchase, or a purchase or revocation after as-of (SPEC §8.24).

@@ -110,6 +110,7 @@ public struct RunWriter: Sendable {
             ("summary.json", try SummaryJSON.render(audit)),
             ("customers.csv", CustomersCSV.render(audit)),
             ("rejected.csv", RejectedCSV.render(audit)),
+            ("report.html", try ReportHTML.render(audit)),
         ]
         for (name, bytes) in reports { try FileSystem.writeNewFile(folder + "/" + name, bytes) }
         return Pipeline.seconds(clock.now - start)

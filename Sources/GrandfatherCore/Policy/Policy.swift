@@ -1,3 +1,5 @@
+import Foundation
+
 /// The business rules of one audit (SPEC §3): the only place they live.
 public struct Policy: Sendable {
     /// A human name for reports; optional.
@@ -16,6 +18,8 @@ public struct Policy: Sendable {
     public var maxRejectedFraction: Double
     /// The zone for zone-less timestamps; `nil` rejects them.
     public var defaultTimeZone: WallClockZone?
+    /// How to convert revenue at stake into one reporting currency; `nil`: never converted.
+    public var exchangeRates: ExchangeRates?
     /// SHA-256 of the policy file's bytes, hex: names the policy in `runs`.
     public var digest: String
     /// The policy file's text, kept for `runs`.
@@ -55,4 +59,18 @@ public struct ProductRule: Sendable, Equatable {
     public var entitlements: [String]
     /// Term of a non-renewing product, in days of 86,400 s.
     public var termDays: Int?
+}
+
+/// The policy's optional `fx` table: rates into one reporting currency, as given (no rate is
+/// ever looked up or invented).
+public struct ExchangeRates: Sendable, Equatable {
+    /// The reporting currency.
+    public var currency: String
+    /// Units of `currency` per unit of each other currency.
+    public var rates: [String: Decimal]
+
+    /// The rate of `code` into the reporting currency; 1 for the reporting currency itself.
+    public func rate(for code: String) -> Decimal? {
+        code == currency ? 1 : rates[code]
+    }
 }

@@ -81,9 +81,11 @@ private struct PolicyReader {
         var windowSeconds: Int64 = 24 * 3600
         var maxFraction = 0.001
         var zone: WallClockZone?
+        var exchange: ExchangeRates?
         for member in members {
             switch member.key {
             case "name": name = try string(member, "name")
+            case "fx": exchange = try exchangeRates(member)
             case "cutover": cutoverMember = member
             case "grandfathered_entitlements":
                 let list = try stringList(member, "grandfathered_entitlements")
@@ -118,7 +120,7 @@ private struct PolicyReader {
         return Policy(
             name: name, cutover: cutover, grandfatheredEntitlements: entitlements, products: products,
             nonRenewingTermDays: termDays, edgeWindowSeconds: windowSeconds, maxRejectedFraction: maxFraction,
-            defaultTimeZone: zone, digest: "", sourceText: "")
+            defaultTimeZone: zone, exchangeRates: exchange, digest: "", sourceText: "")
     }
 
     func cutover(_ member: JSONMember, zone: WallClockZone?) throws(GrandfatherError) -> Cutover {
@@ -208,6 +210,36 @@ private struct PolicyReader {
             table[entry.key] = rule
         }
         return table
+    }
+
+    /// `fx`: `{"currency": "EUR", "rates": {"USD": 0.92, …}}`, each rate the reporting
+    /// currency's amount for one unit of the other, kept as exact decimal text.
+    func exchangeRates(_ member: JSONMember) throws(GrandfatherError) -> ExchangeRates {
+        guard let fields = member.value.members else { throw fail(member, "fx", "must be an object") }
+        try checkDuplicates(fields, in: "fx")
+        var currency: String?
+        var rates: [String: Decimal] = [:]
+        for field in fields {
+            switch field.key {
+            case "currency":
+                let code = try string(field, "fx.currency").uppercased()
+                guard !code.isEmpty else { throw fail(field, "fx.currency", "must not be empty") }
+                currency = code
+            case "rates":
+                guard let entries = field.value.members else { throw fail(field, "fx.rates", "must be an object") }
+                try checkDuplicates(entries, in: "fx.rates")
+                for entry in entries {
+                    let path = "fx.rates.\(entry.key)"
+                    guard case .number(let text) = entry.value, let rate = Decimal(string: text), rate > 0 else {
+                        throw fail(entry, path, "must be a number above zero")
+                    }
+                    rates[entry.key.uppercased()] = rate
+                }
+            default: throw unknownKey(field, in: "fx")
+            }
+        }
+        guard let currency else { throw fail(member, "fx", "missing required key \"currency\"") }
+        return ExchangeRates(currency: currency, rates: rates)
     }
 
     func string(_ member: JSONMember, _ path: String) throws(GrandfatherError) -> String {

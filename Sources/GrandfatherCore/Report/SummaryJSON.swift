@@ -16,6 +16,7 @@ public enum SummaryJSON {
         var flags: [String: FlagInfo]
         var dataQuality: DataQuality
         var changesSincePreviousRun: Changes
+        var revenueAtStake: Revenue
 
         enum CodingKeys: String, CodingKey {
             case schema, status, customers, classes, flags, policy
@@ -23,6 +24,55 @@ public enum SummaryJSON {
             case asOf = "as_of"
             case dataQuality = "data_quality"
             case changesSincePreviousRun = "changes_since_previous_run"
+            case revenueAtStake = "revenue_at_stake"
+        }
+    }
+
+    /// Revenue at stake per class; amounts are decimal strings, exact (never binary floats).
+    struct Revenue: Encodable {
+        struct Figures: Encodable {
+            var customers: Int
+            var byCurrency: [String: String]
+            /// In the policy's reporting currency, when it has an `fx` table.
+            var converted: Converted?
+
+            struct Converted: Encodable {
+                var currency: String
+                var amount: String
+                var notConverted: [String: String]
+
+                enum CodingKeys: String, CodingKey {
+                    case currency, amount
+                    case notConverted = "not_converted"
+                }
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case customers, converted
+                case byCurrency = "by_currency"
+            }
+
+            init(_ figures: RevenueAtStake.Figures, rates: ExchangeRates?) {
+                customers = figures.customers
+                byCurrency = figures.byCurrency.mapValues(RevenueSection.amount)
+                if let rates {
+                    let (amount, unconverted) = figures.converted(rates)
+                    converted = Converted(
+                        currency: rates.currency, amount: RevenueSection.amount(RevenueSection.rounded(amount)),
+                        notConverted: Dictionary(
+                            uniqueKeysWithValues: unconverted.map { ($0.0, RevenueSection.amount($0.1)) }))
+                }
+            }
+        }
+
+        var note = RevenueSection.explanation
+        var classes: [String: Figures]
+        var total: Figures
+
+        init(_ revenue: RevenueAtStake, rates: ExchangeRates?) {
+            classes = Dictionary(
+                uniqueKeysWithValues: revenue.classes.map { ($0.0.rawValue, Figures($0.1, rates: rates)) })
+            total = Figures(revenue.total, rates: rates)
         }
     }
 
@@ -131,7 +181,8 @@ public enum SummaryJSON {
                 maxRejectedFraction: Fraction.format(audit.policy.maxRejectedFraction),
                 thresholdExceeded: audit.exceedsRejectionThreshold,
                 files: audit.inputs),
-            changesSincePreviousRun: Changes(audit.changes))
+            changesSincePreviousRun: Changes(audit.changes),
+            revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

@@ -48,6 +48,7 @@ public enum SummaryMarkdown {
             "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
 
+        md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)
         return Array(md.utf8)
     }

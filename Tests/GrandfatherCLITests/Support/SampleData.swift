@@ -1,0 +1,19 @@
+import Foundation
+
+/// The repository's `sample-data/` (part of every clone), for tests that run the README's
+/// example.
+enum SampleData {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("sample-data")
+
+    static let inputs = ["customers.csv", "customers-late.json", "transactions.csv", "transactions-2024.jsonl"]
+
+    /// The as-of the sample's README derives its table at.
+    static let asOf = "2026-11-21T00:00:00Z"
+
+    /// Copies the inputs and the policy into the CLI's folder; returns `audit` arguments.
+    static func install(in cli: CLI) throws -> [String] {
+        for name in inputs + ["policy.json"] { try cli.copy(folder.appendingPathComponent(name)) }
+        return ["audit", "--policy", "policy.json", "--as-of", asOf, "--out", "out"] + inputs
+    }
+}
