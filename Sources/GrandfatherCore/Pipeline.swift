@@ -38,6 +38,31 @@ public enum Pipeline {
         policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions,
         previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
     ) throws(GrandfatherError) -> Audit {
+        try audits(
+            policies: [policy], inputs: inputs, asOf: asOf, progress: progress, options: options, previous: previous,
+            stops: stops)[0]
+    }
+
+    /// Reads `inputs` once and classifies them under each of `policies`, for a dry run that
+    /// compares policies. They must read zone-less timestamps alike (one `default_time_zone`),
+    /// since the rows are normalised once.
+    ///
+    /// - Throws: `GrandfatherError.usage` when the policies' time zones differ, and what
+    ///   `audit` throws.
+    public static func audits(
+        policies: [Policy], inputs: [String], asOf: Instant, progress: ProgressSink? = nil
+    ) throws(GrandfatherError) -> [Audit] {
+        try audits(policies: policies, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions())
+    }
+
+    static func audits(
+        policies: [Policy], inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions,
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
+    ) throws(GrandfatherError) -> [Audit] {
+        guard let policy = policies.first else { throw .usage("no policy given") }
+        guard policies.allSatisfy({ $0.defaultTimeZone == policy.defaultTimeZone }) else {
+            throw .usage("the policies read zone-less timestamps in different default_time_zone values")
+        }
         let clock = ContinuousClock()
         let ingestStart = clock.now
         // Recognise every input before reading any, so a wrong file fails the run at once.
@@ -45,8 +70,12 @@ public enum Pipeline {
         for path in inputs { described.append(try InputRecognizer.recognize(path: path)) }
 
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
+        let expected = try estimatedTransactions(described.map(\.0))
+        let followers = policies.dropFirst().map {
+            ShardedLedger(policy: $0, asOf: asOf, expectedTransactions: expected)
+        }
         let ledger = ShardedLedger(
-            policy: policy, asOf: asOf, expectedTransactions: try estimatedTransactions(described.map(\.0)))
+            policy: policy, asOf: asOf, expectedTransactions: expected, followers: Array(followers))
         let meter = ProgressMeter(sink: progress, total: described.reduce(0) { $0 + $1.0.size })
         var reports: [InputReport] = []
         var rejections: [Rejection] = []
@@ -57,29 +86,34 @@ public enum Pipeline {
             reports.append(report)
             rejections.append(contentsOf: fileRejections)
         }
-        var timings = StageTimings()
-        timings.ingest = seconds(clock.now - ingestStart)
+        let ingested = seconds(clock.now - ingestStart)
         stops.reach(.afterIngest)
 
-        let classifyStart = clock.now
-        let classifier = Classifier(policy: policy, asOf: asOf)
-        let (customers, activities) = ledger.finish()
-        stops.reach(.midClassify)
-        let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
-        let revenue = RevenueAtStake(results)
-        timings.classify = seconds(clock.now - classifyStart)
+        var audits: [Audit] = []
+        for (policy, ledger) in zip(policies, [ledger] + followers) {
+            var timings = StageTimings()
+            timings.ingest = ingested
+            let classifyStart = clock.now
+            let classifier = Classifier(policy: policy, asOf: asOf)
+            let (customers, activities) = ledger.finish()
+            stops.reach(.midClassify)
+            let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
+            let revenue = RevenueAtStake(results)
+            timings.classify = seconds(clock.now - classifyStart)
 
-        let compareStart = clock.now
-        let changes: ChangeSet
-        switch previous {
-        case .none(let basis): changes = .nothing(basis)
-        case .snapshot(let snapshot): changes = try ChangeDetector.compare(results, with: snapshot)
+            let compareStart = clock.now
+            let changes: ChangeSet
+            switch previous {
+            case .none(let basis): changes = .nothing(basis)
+            case .snapshot(let snapshot): changes = try ChangeDetector.compare(results, with: snapshot)
+            }
+            timings.compare = seconds(clock.now - compareStart)
+            audits.append(
+                Audit(
+                    policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results,
+                    timings: timings, changes: changes, revenue: revenue, previous: previous.snapshot))
         }
-        timings.compare = seconds(clock.now - compareStart)
-
-        return Audit(
-            policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results, timings: timings,
-            changes: changes, revenue: revenue, previous: previous.snapshot)
+        return audits
     }
 
     /// About how many transaction rows the inputs hold, from each file's size and the mean

@@ -50,6 +50,9 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
                 "inputs": .array(options.inputs.map { .string($0) }), "out": .string(out),
                 "as_of": .string(instant.iso8601),
             ])
+        if RunWriter.holdsRuns(in: out, marked: "compare.md") {
+            throw GrandfatherError.usage("\(out) holds dry-run comparisons; audit runs go to a folder of their own")
+        }
         let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: startedAt)
         let stops = TestStops(
             killAt: TestEnvironment.point("GRANDFATHER_TEST_KILL_AT"),

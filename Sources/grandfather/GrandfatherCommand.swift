@@ -9,7 +9,9 @@ struct GrandfatherCommand: ParsableCommand {
         commandName: "grandfather",
         abstract: "Audit an app's customers after a change from paid to free with in-app purchases.",
         version: ToolVersion.current,
-        subcommands: [AuditCommand.self, ValidateCommand.self, FlagsCommand.self]
+        subcommands: [
+            AuditCommand.self, ValidateCommand.self, CompareCommand.self, FlagsCommand.self,
+        ]
     )
 
     /// Parses, runs, and exits: 0 success, 1 run failed, 2 usage or policy error, 3 data quality.

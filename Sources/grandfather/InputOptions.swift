@@ -23,10 +23,11 @@ struct InputOptions: ParsableArguments {
     func load() throws(GrandfatherError) -> (Policy, Instant) {
         guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
         let policy = try PolicyLoader.load(path: self.policy)
-        return (policy, try resolveAsOf(policy: policy))
+        return (policy, try Self.resolveAsOf(asOf, policy: policy))
     }
 
-    private func resolveAsOf(policy: Policy) throws(GrandfatherError) -> Instant {
+    /// `--as-of` read in the policy's zone, or now.
+    static func resolveAsOf(_ asOf: String?, policy: Policy) throws(GrandfatherError) -> Instant {
         guard let asOf else {
             // Now, to the second: a nightly report reads better without microseconds.
             return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))

@@ -116,6 +116,11 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         for slot in records.indices { body(verdicts[slot], activities[slot]) }
     }
 
+    /// Reads the activity of the customer at `position` in id order.
+    func withActivity<Result>(at position: Int, _ body: (borrowing CustomerActivity) -> Result) -> Result {
+        body(activities[Int(order[position])])
+    }
+
     /// Reads the customer at `position` in id order with its verdict and its place.
     func withVerdict<Result>(at position: Int, _ body: (Customer, Verdict, Int) -> Result) -> Result {
         let slot = Int(order[position])

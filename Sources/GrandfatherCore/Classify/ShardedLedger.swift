@@ -22,8 +22,12 @@ final class ShardedLedger: @unchecked Sendable {
     private let fingerprintLocks: [NSLock]
     /// Each used only with its lock held.
     private let fingerprints: [TransactionFingerprints]
+    /// Ledgers that fold every row this one folds, under other policies: a dry run reads its
+    /// inputs once and classifies them under each policy it compares.
+    private let followers: [ShardedLedger]
 
-    init(policy: Policy, asOf: Instant, expectedTransactions: Int) {
+    init(policy: Policy, asOf: Instant, expectedTransactions: Int, followers: [ShardedLedger] = []) {
+        self.followers = followers
         let count = Self.shardCount
         locks = (0..<count).map { _ in NSLock() }
         fingerprintLocks = (0..<count).map { _ in NSLock() }
@@ -46,6 +50,7 @@ final class ShardedLedger: @unchecked Sendable {
 
     /// Adds a customer row under its shard's lock.
     func add(_ customer: Customer) -> Ledger.CustomerOutcome {
+        for follower in followers { _ = follower.add(customer) }
         var id = customer.id
         let hash = id.withUTF8 { CustomerIndex.hash(UnsafeRawBufferPointer($0)) }
         let shard = Self.shard(hash)
@@ -63,6 +68,7 @@ final class ShardedLedger: @unchecked Sendable {
     /// Folds a batch: production transactions into their customers' shards, then their
     /// fingerprints into theirs. `scratch` is the caller's reusable bucket storage.
     func add(_ batch: TransactionBatch, scratch: inout [[Int32]]) -> BatchOutcome {
+        for follower in followers { _ = follower.add(batch, scratch: &scratch) }
         var outcome = BatchOutcome()
         if scratch.count != Self.shardCount { scratch = Array(repeating: [], count: Self.shardCount) }
         for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }

@@ -101,6 +101,42 @@ public struct RunWriter: Sendable {
         return RunOutcome(runFolder: final, movedLatest: moves, timings: timings)
     }
 
+    /// Publishes files made elsewhere (a dry run's comparison) as one run, with the same
+    /// staging, flush, rename, switch of `latest` and pruning as an audit.
+    public func publish(
+        _ files: [(String, [UInt8])], run: RunRecord, processID: Int32, lock: RunLock
+    ) throws(GrandfatherError) -> RunOutcome {
+        try FileSystem.makeDirectories(runsDirectory)
+        if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
+            throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
+        }
+        try removeLeftovers(lock)
+        let staging = runsDirectory + "/.partial-\(run.runID)-\(processID)"
+        let final = runsDirectory + "/" + run.runID
+        guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
+        try FileSystem.makeFreshDirectory(staging)
+        do {
+            for (name, bytes) in files { try FileSystem.writeNewFile(staging + "/" + name, bytes) }
+            try FileSystem.sync(staging)
+            try FileSystem.rename(staging, final)
+            try FileSystem.sync(runsDirectory)
+        } catch {
+            try? FileSystem.remove(staging)
+            throw error
+        }
+        try switchLatest(to: "runs/" + run.runID, processID: processID)
+        try prune()
+        return RunOutcome(runFolder: final, movedLatest: true, timings: StageTimings())
+    }
+
+    /// Whether a run folder of this output folder holds a file called `name`: how an audit's
+    /// folder (`snapshot.sqlite`) and a dry run's (`compare.md`) tell each other apart.
+    public static func holdsRuns(in directory: String, marked name: String) -> Bool {
+        FileSystem.names(in: directory + "/runs").filter(isRunID).contains {
+            FileSystem.exists(directory + "/runs/" + $0 + "/" + name)
+        }
+    }
+
     /// Renders and writes every report; returns the seconds it took.
     private func writeReports(_ audit: Audit, into folder: String) throws(GrandfatherError) -> Double {
         let clock = ContinuousClock()

@@ -19,6 +19,7 @@ enum TemplateLibrary {
         do {
             library.register(try MustacheTemplate(string: Templates.chart), named: "chart")
             library.register(try MustacheTemplate(string: Templates.report), named: "report")
+            library.register(try MustacheTemplate(string: Templates.compare), named: "compare")
             return .success(library)
         } catch {
             return .failure(.internal("HTML template: \(error)"))

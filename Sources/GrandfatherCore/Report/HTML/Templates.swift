@@ -170,4 +170,67 @@ enum Templates {
         </html>
 
         """
+
+    /// `compare.html`, the dry run's page.
+    static let compare = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Grandfather dry run: two policies compared</title>
+        <style>{{{styleSheet}}}</style>
+        </head>
+        <body>
+        <header>
+        <h1>Dry run: two policies compared</h1>
+        <p class="lead">as of {{asOf}} · {{customers}} customers · {{differing}} treated differently</p>
+        </header>
+
+        <section id="policies">
+        <h2>The policies</h2>
+        <table class="facts"><tr><th>A</th><td>{{policyA}}</td></tr><tr><th>B</th><td>{{policyB}}</td></tr></table>
+        </section>
+
+        <section id="matrix">
+        <h2>Classes, A to B</h2>
+        {{#chart}}{{> chart}}{{/chart}}
+        <table>
+        <tr><th>A \\ B</th>{{#columns}}<th class="num">{{.}}</th>{{/columns}}</tr>
+        {{#rows}}<tr><th>{{from}}</th>{{#cells}}<td class="num">{{.}}</td>{{/cells}}</tr>{{/rows}}
+        </table>
+        </section>
+
+        <section id="revenue">
+        <h2>Revenue at stake moving between classes</h2>
+        {{#hasMovements}}<table><tr><th>from A</th><th>to B</th><th class="num">paying customers</th>\
+        <th>current subscriptions, latest price</th></tr>
+        {{#movements}}<tr><td>{{from}}</td><td>{{to}}</td><td class="num">{{customers}}</td><td>{{amounts}}</td></tr>
+        {{/movements}}</table>{{/hasMovements}}
+        {{^hasMovements}}<p>No paying customer changes class.</p>{{/hasMovements}}
+        </section>
+
+        <section id="flags">
+        <h2>Flags gained and lost</h2>
+        {{#hasFlags}}<table><tr><th>flag</th><th class="num">customers gaining it</th>\
+        <th class="num">customers losing it</th></tr>
+        {{#flags}}<tr><td><code>{{flag}}</code></td><td class="num">{{gained}}</td><td class="num">{{lost}}</td></tr>
+        {{/flags}}</table>{{/hasFlags}}
+        {{^hasFlags}}<p>No customer gains or loses a flag.</p>{{/hasFlags}}
+        </section>
+
+        <section id="customers" class="customers">
+        <h2>Customers treated differently</h2>
+        <p>Class or entitlements differ. <code>compare.csv</code> lists every one.</p>
+        <table><tr><th>customer</th><th>class A</th><th>class B</th><th>entitlements A</th><th>entitlements B</th>\
+        <th>flags gained</th><th>flags lost</th></tr>
+        {{#differences}}<tr><td class="id">{{id}}</td><td>{{classA}}</td><td>{{classB}}</td><td>{{entitlementsA}}</td>\
+        <td>{{entitlementsB}}</td><td>{{flagsGained}}</td><td>{{flagsLost}}</td></tr>
+        {{/differences}}</table>
+        {{#more}}<p>… and {{.}} more in <code>compare.csv</code>.</p>{{/more}}
+        </section>
+        </body>
+        </html>
+
+        """
 }
