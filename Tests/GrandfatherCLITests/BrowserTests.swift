@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `report.html` and `compare.html` rendered by headless Chromium (Debian's `chromium`,
+/// which `scripts/test` installs), with every host name unresolvable: the pages must show
+/// every section from their own bytes, and hostile input as text.
+@Suite(.serialized) struct BrowserTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Runs Chromium headless on a local file with the network cut off; returns stdout.
+    private func chromium(_ arguments: [String], page: String) throws -> String {
+        let binary = try #require(
+            Self.chromium, "chromium is missing: scripts/test installs it (scripts/bootstrap --tests)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1200,1600",
+            ] + arguments + ["file://" + page]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "chromium failed on \(page)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Renders a page: its DOM after layout, and a screenshot that must not be blank.
+    private func render(_ cli: CLI, _ page: String, name: String) throws -> String {
+        let screenshot = cli.path(name + ".png")
+        _ = try chromium(["--screenshot=" + screenshot], page: page)
+        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        // A blank 1200×1600 page compresses to a few kilobytes; text and charts do not.
+        #expect(png.count > 40_000, "\(name).png is \(png.count) bytes: blank?")
+        return try chromium(["--dump-dom"], page: page)
+    }
+
+    @Test func reportShowsEverySectionAndHostileInputAsText() throws {
+        let cli = try CLI()
+        var arguments = try SampleData.install(in: cli)
+        // One more input: a customer whose id is markup, bought in the edge window so that
+        // the report lists it under a flag.
+        try cli.write(
+            "hostile.csv",
+            "customer_id,platform,original_app_version,original_purchase_date\n"
+                + "\"<script>alert(1)</script>\",ios,300,2025-03-04T10:00:00-08:00\n")
+        arguments.append("hostile.csv")
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let dom = try render(cli, cli.path("out/latest/report.html"), name: "report")
+        for heading in [
+            "The run", "Classes", "Original purchases around the cutover", "Original versions per platform", "Flags",
+            "Changes since the previous run", "Revenue at stake", "Customers by flag",
+        ] {
+            #expect(dom.contains(">\(heading)</h2>"), "heading \(heading)")
+        }
+        #expect(dom.components(separatedBy: "<svg").count - 1 >= 3, "charts")
+        #expect(dom.components(separatedBy: "<rect").count - 1 >= 10, "bars")
+        #expect(dom.contains("class=\"cutover\""))
+        #expect(!dom.contains("<script"), "no script element, and the id did not become one")
+        #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the id is text")
+    }
+
+    @Test func compareShowsTheMatrixAndTheCustomers() throws {
+        let cli = try CLI()
+        _ = try SampleData.install(in: cli)
+        try cli.copy(SampleData.folder.appendingPathComponent("policy-by-date.json"))
+        let result = try cli.run(
+            ["compare", "--policy", "policy.json", "--policy", "policy-by-date.json", "--as-of", SampleData.asOf]
+                + SampleData.inputs)
+        #expect(result.status == 0, "\(result.stderr)")
+        let dom = try render(cli, cli.path("reports/compare/latest/compare.html"), name: "compare")
+        for heading in [
+            "The policies", "Classes, A to B", "Revenue at stake moving between classes",
+            "Customers treated differently",
+        ] {
+            #expect(dom.contains(">\(heading)</h2>"), "heading \(heading)")
+        }
+        #expect(dom.contains("<svg"))
+        #expect(dom.contains("c12-mia-grandfathered-date-after"))
+    }
+}
