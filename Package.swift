@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libcsv from Debian's libcsv-dev, behind a module map and a shim header.
@@ -48,7 +49,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GrandfatherCoreTests",
-            dependencies: ["GrandfatherCore"]
+            dependencies: [
+                "GrandfatherCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Runs the built `grandfather` binary, as cron and reviewers do.
         .testTarget(

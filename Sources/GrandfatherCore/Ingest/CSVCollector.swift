@@ -5,13 +5,22 @@
 /// The callbacks run once per field, tens of millions of times per file, so the state is a
 /// plain struct behind a raw pointer with manually grown buffers: no reference counting,
 /// no bounds or uniqueness checks on the hot path.
+///
+/// What one record can cost is bounded whatever the input holds: a field keeps at most
+/// `RawRow.maximumFieldBytes + 1` bytes, and a record at most `maximumFields` fields (the
+/// rest are counted, not kept), so a 100 MB line, or one of a million commas, is a rejected
+/// row rather than gigabytes of buffers.
 struct CSVCollector {
     struct Record {
         var firstField: Int
         var firstByte: Int
+        /// Every field the record has; only the first `maximumFields` are kept.
         var fieldCount: Int
         var line: Int
     }
+
+    /// Fields kept per record.
+    let maximumFields: Int
 
     private(set) var bytes = GrowableBuffer<UInt8>(capacity: 1 << 21)
     /// End offset in `bytes` of every field collected.
@@ -25,9 +34,10 @@ struct CSVCollector {
     private var recordFirstByte = 0
     private var lastTerminatorWasCR = false
 
-    init(firstLine: Int = 1) {
+    init(firstLine: Int = 1, maximumFields: Int = Int.max) {
         currentLine = firstLine
         recordStartLine = firstLine
+        self.maximumFields = maximumFields
     }
 
     func deallocate() {
@@ -53,10 +63,12 @@ struct CSVCollector {
             recordFirstByte = bytes.count
         }
         if let data, length > 0 {
-            bytes.append(data, count: length)
             if LineBreaks.mayContain(data, length) { currentLine += LineBreaks.count(data, length) }
+            if fieldsInRecord < maximumFields {
+                bytes.append(data, count: min(length, RawRow.maximumFieldBytes + 1))
+            }
         }
-        fieldEnds.append(bytes.count)
+        if fieldsInRecord < maximumFields { fieldEnds.append(bytes.count) }
         fieldsInRecord += 1
         lastTerminatorWasCR = false
     }

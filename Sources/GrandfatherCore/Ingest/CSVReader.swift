@@ -35,7 +35,8 @@ struct CSVReader {
     func read<Sink: RowSink>(
         _ source: ByteSource, range: Range<Int>, isFirst: Bool, into sink: inout Sink, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeSummary {
-        let state = CSVReader.makeCollector()
+        // A record with more fields than the header is rejected whatever they hold: count them, keep none.
+        let state = CSVReader.makeCollector(maximumFields: max(header.count, 1))
         defer { CSVReader.free(state) }
         var parser = try CSVReader.makeParser()
         defer { csv_free(&parser) }
@@ -122,11 +123,15 @@ struct CSVReader {
     private static let neverSpace: @convention(c) (UInt8) -> Int32 = { _ in 0 }
 
     /// A collector behind a raw pointer, the context libcsv's callbacks get.
-    private static func makeCollector() -> UnsafeMutablePointer<CSVCollector> {
+    private static func makeCollector(maximumFields: Int) -> UnsafeMutablePointer<CSVCollector> {
         let state = UnsafeMutablePointer<CSVCollector>.allocate(capacity: 1)
-        state.initialize(to: CSVCollector())
+        state.initialize(to: CSVCollector(maximumFields: maximumFields))
         return state
     }
+
+    /// A header naming more columns than this fails the run (exit 2) instead of holding a
+    /// name for each of millions of fields.
+    static let maximumHeaderColumns = 1 << 16
 
     private static func free(_ state: UnsafeMutablePointer<CSVCollector>) {
         state.pointee.deallocate()
@@ -140,7 +145,7 @@ struct CSVReader {
             mutating func accept(_ row: RawRow) {}
             mutating func reject(line: Int, column: Int?, field: String?, reason: String) {}
         }
-        let state = makeCollector()
+        let state = makeCollector(maximumFields: maximumHeaderColumns + 1)
         defer { free(state) }
         var parser = try makeParser()
         defer { csv_free(&parser) }
@@ -161,6 +166,9 @@ struct CSVReader {
         let collector = state.pointee
         guard collector.records.count > 0 else { return nil }
         let record = collector.records[0]
+        guard record.fieldCount <= maximumHeaderColumns else {
+            throw .input(file: source.path, line: 1, message: "header has more than \(maximumHeaderColumns) columns")
+        }
         return (0..<record.fieldCount).map { column in
             String(decoding: collector.field(column, of: record), as: UTF8.self)
         }

@@ -30,16 +30,18 @@ enum InputRecognizer {
             header = found
             names = found
         case .jsonArray, .jsonLines:
-            var keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys($0, format: format) }
+            var (keys, problem) = firstObjectKeys(prefix, format: format)
             while keys == nil, prefix.count < maximumPeek,
                 case let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk), count > 0
             {
                 prefix.append(contentsOf: chunk[0..<count])
                 offset += count
-                keys = prefix.withUnsafeBytes { JSONReader.firstObjectKeys($0, format: format) }
+                (keys, problem) = firstObjectKeys(prefix, format: format)
             }
             guard let keys else {
-                throw .input(file: path, line: nil, message: "no JSON object to recognise the record kind from")
+                let detail = problem.map { ": malformed JSON at \($0.line):\($0.column): \($0.message)" }
+                throw .input(
+                    file: path, line: nil, message: "no JSON object to recognise the record kind from" + (detail ?? ""))
             }
             names = keys
         }
@@ -50,6 +52,20 @@ enum InputRecognizer {
         }
         if let header { try checkHeader(header, kind: kind, path: path) }
         return (InputDescription(path: path, format: format, kind: kind, size: Int64(source.size)), header)
+    }
+
+    /// The first object's keys, or the syntax error that stopped reading it (more bytes may
+    /// cure an error at the end of `prefix`).
+    private static func firstObjectKeys(
+        _ prefix: [UInt8], format: InputFormat
+    ) -> (keys: [String]?, problem: JSONSyntaxError?) {
+        prefix.withUnsafeBytes { raw in
+            do throws(JSONSyntaxError) {
+                return (try JSONReader.firstObjectKeys(raw, format: format), nil)
+            } catch {
+                return (nil, error)
+            }
+        }
     }
 
     /// `[` is a JSON array, `{` JSON Lines, anything else CSV; `nil` while only blanks were seen.
@@ -69,7 +85,7 @@ enum InputRecognizer {
     private static func checkHeader(_ header: [String], kind: RecordKind, path: String) throws(GrandfatherError) {
         var seen = Set<String>()
         for name in header where !name.isEmpty && !seen.insert(name).inserted {
-            throw .input(file: path, line: 1, message: "column \"\(name)\" appears twice in the header")
+            throw .input(file: path, line: 1, message: "column \"\(Excerpt.of(name))\" appears twice in the header")
         }
         let required: [String]
         switch kind {

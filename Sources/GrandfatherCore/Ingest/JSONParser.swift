@@ -197,16 +197,25 @@ struct JSONParser {
             if byte < 0x20 { throw error("control character in string") }
             index += 1
         }
-        var scalars = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        index = start - 1
+        guard let text = String(validating: try parseStringBytes(), as: UTF8.self) else {
+            throw error("invalid UTF-8 in string")
+        }
+        return text
+    }
+
+    /// Parses a string starting at its opening quote, decoding escapes, into bytes that are
+    /// not checked for UTF-8: a record's field is checked where it is read, so that invalid
+    /// UTF-8 rejects one row whether or not its string holds escapes.
+    mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
+        index += 1
+        var scalars: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in string")
-                }
-                return text
+                return scalars
             case UInt8(ascii: "\\"):
                 index += 1
                 guard let escape = current else { throw error("unexpected end of input") }

@@ -180,8 +180,9 @@ struct JSONReader {
             guard field >= 0 else { return }
             if escaped {
                 parser.rewind(to: start)
-                var text = try parser.parseString()
-                text.withUTF8 { scratch.store(field: field, UnsafeRawBufferPointer($0)) }
+                // Unchecked bytes: invalid UTF-8 rejects the row where the field is read.
+                let decoded = try parser.parseStringBytes()
+                decoded.withUnsafeBytes { scratch.store(field: field, $0) }
             } else {
                 parser.withBytes { scratch.store(field: field, UnsafeRawBufferPointer(rebasing: $0[range])) }
             }
@@ -211,16 +212,83 @@ struct JSONReader {
         return -1
     }
 
-    /// The keys of the first object in a JSON array or JSON Lines file, for recognition.
-    static func firstObjectKeys(_ prefix: UnsafeRawBufferPointer, format: InputFormat) -> [String]? {
-        var parser = JSONParser(bytes: prefix)
+    /// The keys of the first object in a JSON array, or of the first line of a JSON Lines file
+    /// that holds a well-formed object (a malformed line is a rejected row, not the file's
+    /// kind), for recognition; `nil` when there is none. Values are skipped as the readers skip
+    /// an unknown key's, so recognition stumbles on nothing the readers would take as a row.
+    /// Throws the first syntax error met when no object was found: one at the end of `prefix`
+    /// may be cured by reading more of the file.
+    static func firstObjectKeys(
+        _ prefix: UnsafeRawBufferPointer, format: InputFormat
+    ) throws(JSONSyntaxError) -> [String]? {
         if format == .jsonArray {
+            var parser = JSONParser(bytes: prefix)
             guard parser.consume(UInt8(ascii: "[")) else { return nil }
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: "{") else { return nil }
+            return try objectKeys(&parser)
         }
-        parser.skipWhitespace()
-        guard parser.current == UInt8(ascii: "{"), let value = try? parser.parseValue(), let members = value.members
-        else { return nil }
-        return members.map(\.key)
+        guard let base = prefix.baseAddress else { return nil }
+        var firstProblem: JSONSyntaxError?
+        var lineStart = 0
+        var line = 1
+        while lineStart < prefix.count {
+            let end =
+                memchr(base + lineStart, 0x0A, prefix.count - lineStart).map { base.distance(to: $0) } ?? prefix.count
+            var parser = JSONParser(bytes: UnsafeRawBufferPointer(rebasing: prefix[lineStart..<end]), line: line)
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "{") {
+                do throws(JSONSyntaxError) {
+                    let keys = try objectKeys(&parser)
+                    parser.skipWhitespace()
+                    guard parser.isAtEnd else { throw parser.error("unexpected text after the object") }
+                    return keys
+                } catch {
+                    // The last line of the prefix may only be cut short.
+                    if end == prefix.count { throw firstProblem ?? error }
+                    if firstProblem == nil { firstProblem = error }
+                }
+            }
+            lineStart = end + 1
+            line += 1
+        }
+        if let firstProblem { throw firstProblem }
+        return nil
+    }
+
+    /// The keys of the object at the parser, its values skipped as `scanValue` skips an
+    /// unknown key's.
+    private static func objectKeys(_ parser: inout JSONParser) throws(JSONSyntaxError) -> [String] {
+        var keys: [String] = []
+        _ = parser.consume(UInt8(ascii: "{"))
+        if parser.consume(UInt8(ascii: "}")) { return keys }
+        while true {
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+            let keyStart = parser.index
+            let (range, escaped) = try parser.scanString()
+            if escaped {
+                parser.rewind(to: keyStart)
+                keys.append(try parser.parseString())
+            } else {
+                keys.append(
+                    parser.withBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) })
+            }
+            guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after key") }
+            parser.skipWhitespace()
+            guard let byte = parser.current else { throw parser.error("unexpected end of input") }
+            switch byte {
+            case UInt8(ascii: "\""): _ = try parser.scanString()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parser.scanNumber()
+            case UInt8(ascii: "t"): try parser.literal("true")
+            case UInt8(ascii: "f"): try parser.literal("false")
+            case UInt8(ascii: "n"): try parser.literal("null")
+            default: _ = try parser.parseValue(depth: 1)
+            }
+            if parser.consume(UInt8(ascii: ",")) { continue }
+            if parser.consume(UInt8(ascii: "}")) { return keys }
+            throw parser.error("expected ',' or '}' in object")
+        }
     }
 }
 
@@ -243,10 +311,12 @@ private struct RecordScratch {
 
     mutating func store(field: Int, _ bytes: UnsafeRawBufferPointer) {
         let start = buffer.count
-        if let base = bytes.baseAddress, bytes.count > 0 { buffer.append(base, count: bytes.count) }
+        // One byte past the limit is enough to reject the row (`RawRow.maximumFieldBytes`).
+        let count = min(bytes.count, RawRow.maximumFieldBytes + 1)
+        if let base = bytes.baseAddress, count > 0 { buffer.append(base, count: count) }
         // Growing may move the buffer: the row always points at its current base.
         row.base = UnsafeRawPointer(buffer.base)
-        row.set(field: field, column: 0, start: start, count: bytes.count)
+        row.set(field: field, column: 0, start: start, count: count)
     }
 
     mutating func store(field: Int, text: StaticString) {

@@ -18,6 +18,11 @@ struct RawRow {
         static let nested = -2
     }
 
+    /// A known field longer than this rejects the row: no id, enum value, timestamp or price
+    /// is anywhere near as long. Readers keep at most one byte more of any field, so that a
+    /// huge field costs no memory and is still seen to be too long.
+    static let maximumFieldBytes = 1 << 16
+
     /// The line the record starts on.
     var line: Int = 0
     /// The bytes the spans point into.

@@ -29,7 +29,8 @@ enum RecordSplitter {
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
-    /// The offset after the first line feed at or after each target.
+    /// The offset after the first line feed at or after each target. Once a target has none
+    /// after it, no later one has either: the file is not scanned to its end again.
     private static func lineCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
         var cuts: [Int] = []
         var chunk: [UInt8] = []
@@ -37,10 +38,14 @@ enum RecordSplitter {
             var offset = target
             var found: Int?
             while found == nil, case let count = try source.read(at: offset, count: 1 << 16, into: &chunk), count > 0 {
-                found = chunk[0..<count].firstIndex(of: 0x0A).map { offset + $0 + 1 }
+                found = chunk.withUnsafeBytes { raw -> Int? in
+                    guard let base = raw.baseAddress, let feed = memchr(base, 0x0A, count) else { return nil }
+                    return offset + base.distance(to: UnsafeRawPointer(feed)) + 1
+                }
                 offset += count
             }
-            if let found { cuts.append(found) }
+            guard let found else { break }
+            cuts.append(found)
         }
         return cuts
     }

@@ -55,15 +55,19 @@ enum DecimalText {
 
 /// Word-at-a-time ASCII checks for the byte-level readers.
 enum ASCII {
-    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether every byte is ASCII other than NUL (1…127): text that needs no further check.
+    static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var offset = 0
         while offset + 8 <= bytes.count {
-            if base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            // A byte of 0 borrows into its high bit; a byte of 128 or more has it set already.
+            if (word | (word &- 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 != 0 { return false }
             offset += 8
         }
         while offset < bytes.count {
-            if base.load(fromByteOffset: offset, as: UInt8.self) & 0x80 != 0 { return false }
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte == 0 || byte & 0x80 != 0 { return false }
             offset += 1
         }
         return true

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Typed access to a `RawRow`'s fields, each read turning bad bytes into a `RowProblem`.
 struct FieldReader {
     let row: RawRow
@@ -14,53 +16,65 @@ struct FieldReader {
         body(row.bytes(index))
     }
 
-    /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3).
-    func checkNotNested(_ index: Int, name: String) throws(RowProblem) {
-        if span(index).count == RawRow.Span.nested {
+    /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3), or more
+    /// than `RawRow.maximumFieldBytes` bytes.
+    func checkValue(_ index: Int, name: String) throws(RowProblem) {
+        let count = span(index).count
+        if count == RawRow.Span.nested {
             throw RowProblem(field: name, column: nil, reason: "\(name) holds a JSON object or array")
         }
-    }
-
-    /// Text of a field, or `nil` when absent; invalid UTF-8 rejects the row.
-    func text(_ index: Int, name: String) throws(RowProblem) -> String? {
-        try checkNotNested(index, name: name)
-        guard span(index).count > 0 else { return nil }
-        let value = bytes(index) { Self.string($0) }
-        guard let value else {
-            throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
+        if count > RawRow.maximumFieldBytes {
+            throw RowProblem(
+                field: name, column: column(index), reason: "\(name) is longer than \(RawRow.maximumFieldBytes) bytes")
         }
-        return value
     }
 
-    /// A string from bytes that must be valid UTF-8: ASCII (nearly every id) is copied
-    /// straight in, anything else is validated.
-    static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
-        if ASCII.isASCII(bytes) {
+    /// Text of a field, or `nil` when absent; invalid UTF-8 or a NUL byte rejects the row.
+    func text(_ index: Int, name: String) throws(RowProblem) -> String? {
+        try checkValue(index, name: name)
+        guard span(index).count > 0 else { return nil }
+        let bytes = row.bytes(index)
+        if ASCII.isPlain(bytes) {
+            // Nearly every id: copied straight in.
             return String(unsafeUninitializedCapacity: bytes.count) { buffer in
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
                 return bytes.count
             }
         }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Stores a field's text in `batch`; `absent` when missing. Invalid UTF-8 rejects the row.
-    func text(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
-        try checkNotNested(index, name: name)
-        guard span(index).count > 0 else { return .absent }
-        let bytes = row.bytes(index)
-        guard ASCII.isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+        try checkText(bytes, index, name: name)
+        guard let value = String(validating: bytes, as: UTF8.self) else {
             throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
         }
+        return value
+    }
+
+    /// Stores a field's text in `batch`; `absent` when missing. Invalid UTF-8 or a NUL byte
+    /// rejects the row.
+    func text(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
+        try checkValue(index, name: name)
+        guard span(index).count > 0 else { return .absent }
+        let bytes = row.bytes(index)
+        if !ASCII.isPlain(bytes) { try checkText(bytes, index, name: name) }
         return batch.store(bytes)
+    }
+
+    /// Text that is not plain ASCII must be valid UTF-8 and hold no NUL byte, which C tools,
+    /// terminals and spreadsheets take for the end of the text.
+    private func checkText(_ bytes: UnsafeRawBufferPointer, _ index: Int, name: String) throws(RowProblem) {
+        if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+            throw RowProblem(field: name, column: column(index), reason: "\(name) contains a NUL byte")
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw RowProblem(field: name, column: column(index), reason: "\(name) is not valid UTF-8")
+        }
     }
 
     /// A price as a canonical decimal stored in `batch`; `absent` when missing.
     func decimal(_ index: Int, name: String, into batch: inout TransactionBatch) throws(RowProblem) -> TextRef {
-        try checkNotNested(index, name: name)
+        try checkValue(index, name: name)
         guard span(index).count > 0 else { return .absent }
         if let stored = bytes(index, { DecimalText.canonical($0) { batch.store($0) } }) { return stored }
-        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        let shown = bytes(index) { Excerpt.of($0) }
         throw RowProblem(field: name, column: column(index), reason: "bad \(name) '\(shown)' (not a decimal)")
     }
 
@@ -76,33 +90,33 @@ struct FieldReader {
     func enumeration<Value: Vocabulary>(
         _ index: Int, name: String, as type: Value.Type
     ) throws(RowProblem) -> Value? {
-        try checkNotNested(index, name: name)
+        try checkValue(index, name: name)
         guard span(index).count > 0 else { return nil }
         if let value = bytes(index, { Value.parse(caseInsensitive: $0) }) { return value }
-        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        let shown = bytes(index) { Excerpt.of($0) }
         throw RowProblem(field: name, column: column(index), reason: "unknown \(name) '\(shown)'")
     }
 
     /// The environment, where `xcode` means sandbox (SPEC §8.4); production when absent.
     func environment(_ index: Int, name: String) throws(RowProblem) -> Environment {
-        try checkNotNested(index, name: name)
+        try checkValue(index, name: name)
         guard span(index).count > 0 else { return .production }
         if let value = bytes(index, { Environment.parse(caseInsensitive: $0) }) { return value }
         if bytes(index, { $0.count == 5 && zip($0, "xcode".utf8).allSatisfy { asciiLowercased($0) == $1 } }) {
             return .sandbox
         }
-        let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+        let shown = bytes(index) { Excerpt.of($0) }
         throw RowProblem(field: name, column: column(index), reason: "unknown \(name) '\(shown)'")
     }
 
     /// An instant; `nil` when absent. Any present but invalid timestamp rejects the row.
     func instant(_ index: Int, name: String) throws(RowProblem) -> Instant? {
-        try checkNotNested(index, name: name)
+        try checkValue(index, name: name)
         guard span(index).count > 0 else { return nil }
         switch bytes(index, { timestamps.parse($0) }) {
         case .success(let instant): return instant
         case .failure(let problem):
-            let shown = bytes(index) { String(decoding: $0, as: UTF8.self) }
+            let shown = bytes(index) { Excerpt.of($0) }
             throw RowProblem(field: name, column: column(index), reason: "\(name): " + problem.reason(for: shown))
         }
     }

@@ -42,7 +42,9 @@ struct IngestSink: RowSink {
                 case .repeatedWithOtherContent:
                     reject(
                         row.line,
-                        RowProblem(field: "customer_id", column: nil, reason: "duplicate customer_id '\(customer.id)'"))
+                        RowProblem(
+                            field: "customer_id", column: nil,
+                            reason: "duplicate customer_id '\(Excerpt.of(customer.id))'"))
                 }
             }
         case .transactions:

@@ -39,7 +39,7 @@ struct RecordNormalizer: Sendable {
         do throws(RowProblem) {
             typealias F = TransactionField
             for field in [F.transactionID, .customerID, .productID, .productType, .purchaseDate] {
-                try fields.checkNotNested(field.rawValue, name: field.name)
+                try fields.checkValue(field.rawValue, name: field.name)
                 if !row.has(field.rawValue) {
                     throw RowProblem(field: field.name, column: nil, reason: "missing required field \(field.name)")
                 }

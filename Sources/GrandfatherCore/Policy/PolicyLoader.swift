@@ -6,6 +6,9 @@ import Foundation
 /// Every problem is a `GrandfatherError.policy` naming the file, the key's line and
 /// column, and the key's dotted path.
 public enum PolicyLoader {
+    /// A policy is a few hundred bytes; a larger file than this is refused before it is read.
+    static let maximumSize = 16 << 20
+
     /// Loads the policy at `path`.
     public static func load(path: String) throws(GrandfatherError) -> Policy {
         var isDirectory: ObjCBool = false
@@ -13,6 +16,14 @@ public enum PolicyLoader {
             throw .usage("\(path): policy file not found")
         }
         guard !isDirectory.boolValue else { throw .usage("\(path): policy is a directory, not a file") }
+        // A FIFO, a device or a socket is refused as inputs are (README: exit 2), never read.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .usage("\(path): policy is not a regular file")
+        }
+        guard status.st_size <= maximumSize else {
+            throw .policy(file: path, line: nil, column: nil, message: "policy file larger than 16 MiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .io(path: path, message: "cannot read policy file")
         }
@@ -264,9 +275,11 @@ private struct PolicyReader {
     }
 
     func nonNegativeNumber(_ member: JSONMember, _ path: String) throws(GrandfatherError) -> Double {
-        guard case .number(let text) = member.value, let value = Double(text), value.isFinite else {
+        guard case .number(let text) = member.value else {
             throw fail(member, path, "must be a number, not \(member.value.typeName)")
         }
+        // A literal of thousands of digits is no number a policy means.
+        guard let value = Double(text), value.isFinite else { throw fail(member, path, "number out of range") }
         guard value >= 0 else { throw fail(member, path, "must not be negative") }
         return value
     }
