@@ -51,6 +51,7 @@ let package = Package(
             name: "GrandfatherCoreTests",
             dependencies: [
                 "GrandfatherCore",
+                "CLibCSV",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -51,11 +51,13 @@ struct CSVReader {
             let count = try source.read(at: offset, count: wanted, into: &chunk)
             guard count > 0 else { break }
             let parsed = chunk.withUnsafeBytes { raw in
-                // libcsv calls its space function for nearly every byte. Where a chunk holds no
-                // space or tab, its default (trimming) cannot change a value, and costs no call.
-                guard let base = raw.baseAddress else { return 0 }
-                let hasBlank = memchr(base, 0x20, count) != nil || memchr(base, 0x09, count) != nil
-                csv_set_space_func(&parser, hasBlank ? CSVReader.neverSpace : nil)
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<count])
+                // libcsv calls its space function for nearly every byte; where its default
+                // (trimming) cannot change a value, the chunk is parsed without the calls.
+                let safe = TrimSafety.defaultIsSafe(
+                    bytes, startsInQuotes: CSVReader.insideQuotes(parser),
+                    startsAtFieldStart: CSVReader.atFieldStart(parser))
+                csv_set_space_func(&parser, safe ? nil : CSVReader.neverSpace)
                 return csv_parse(&parser, raw.baseAddress, count, csvField, csvRecord, state)
             }
             guard parsed == count else {
@@ -119,8 +121,24 @@ struct CSVReader {
         return parser
     }
 
+    /// Whether the parser is inside a quoted field; `nil` just after a quote there (an escape
+    /// or a close, which the next byte decides). libcsv's states: 0 row not begun, 1 field not
+    /// begun, 2 field begun, 3 a quote inside a quoted field.
+    static func insideQuotes(_ parser: csv_parser) -> Bool? {
+        switch parser.pstate {
+        case 2: return parser.quoted != 0
+        case 3: return nil
+        default: return false
+        }
+    }
+
+    /// Whether the parser's next byte begins a field.
+    static func atFieldStart(_ parser: csv_parser) -> Bool {
+        parser.pstate == 0 || parser.pstate == 1
+    }
+
     /// Nothing is a space: values are never trimmed (SPEC §8.2).
-    private static let neverSpace: @convention(c) (UInt8) -> Int32 = { _ in 0 }
+    static let neverSpace: @convention(c) (UInt8) -> Int32 = { _ in 0 }
 
     /// A collector behind a raw pointer, the context libcsv's callbacks get.
     private static func makeCollector(maximumFields: Int) -> UnsafeMutablePointer<CSVCollector> {
