@@ -16,12 +16,15 @@ struct CustomerActivity: Sendable {
         /// When the grant ends: expiry, grace end or purchase + term; `nil` for non-consumables.
         var endsAt: Instant?
         /// What revenue at stake needs, for auto-renewables and non-renewings only (`nil`
-        /// otherwise): the subscription (original transaction id, else transaction id), when
-        /// this transaction was bought, and its price (canonical decimal) and currency.
+        /// otherwise): the subscription, when this transaction was bought, and its price
+        /// (canonical decimal) and currency.
         var revenue: Revenue?
 
         struct Revenue: Sendable, Equatable {
-            var subscription: String
+            /// A hash of the original transaction id, else the transaction id: only compared
+            /// within one customer's few grants, and a number costs no allocation where most
+            /// ids are longer than the 15 bytes a string holds inline.
+            var subscription: UInt64
             var purchaseDate: Instant
             var price: String?
             var currency: String?
@@ -123,7 +126,10 @@ struct CustomerActivity: Sendable {
         var revenue: CurrentGrant.Revenue?
         if transaction.productType == .autoRenewable || transaction.productType == .nonRenewing {
             revenue = CurrentGrant.Revenue(
-                subscription: batch.string(transaction.originalTransactionID) ?? transactionID,
+                subscription: batch.withBytes(
+                    transaction.originalTransactionID.isAbsent
+                        ? transaction.transactionID : transaction.originalTransactionID
+                ) { CustomerIndex.hash($0) },
                 purchaseDate: transaction.purchaseDate, price: batch.string(transaction.price),
                 currency: batch.string(transaction.currency))
         }

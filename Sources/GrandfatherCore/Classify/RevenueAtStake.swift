@@ -66,7 +66,7 @@ public struct RevenueAtStake: Sendable, Equatable {
     /// The latest current, purchased, priced transaction of each of a customer's
     /// subscriptions, as (currency, price).
     static func subscriptions(_ activity: borrowing CustomerActivity) -> [(String, Decimal)] {
-        var latest: [String: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, Decimal)] = [:]
+        var latest: [UInt64: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, Decimal)] = [:]
         for grant in activity.current where !grant.familyShared {
             guard let revenue = grant.revenue, let text = revenue.price, let price = Decimal(string: text),
                 price > 0
