@@ -10,7 +10,7 @@ struct GrandfatherCommand: ParsableCommand {
         abstract: "Audit an app's customers after a change from paid to free with in-app purchases.",
         version: ToolVersion.current,
         subcommands: [
-            AuditCommand.self, ValidateCommand.self, CompareCommand.self, FlagsCommand.self,
+            AuditCommand.self, ValidateCommand.self, CompareCommand.self, ExplainCommand.self, FlagsCommand.self,
         ]
     )
 

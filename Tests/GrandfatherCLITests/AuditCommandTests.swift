@@ -18,7 +18,8 @@ import Testing
         #expect(try dump.userVersion() == 2)
         #expect(
             try dump.tables() == [
-                "changes", "customer_flags", "customers", "entitlements", "flag_catalog", "rejected_rows", "runs",
+                "changes", "customer_flags", "customers", "deciding_transactions", "entitlements", "flag_catalog",
+                "rejected_rows", "runs",
             ])
         #expect(try dump.verdicts()["a-grandfathered"]?.customerClass == "grandfathered")
         #expect(try dump.text("SELECT count(*) FROM pragma_foreign_key_check") == "0")

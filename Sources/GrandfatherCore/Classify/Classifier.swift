@@ -27,8 +27,8 @@ public final class Classifier: Sendable {
             entitlements: entitlements(activity, verdict: verdict), answers: answers)
     }
 
-    /// Class, flags and the two answers: what counts and reports need, in a few bytes and
-    /// without allocating.
+    /// Class, flags, the two answers and the transactions that decided: what counts, reports
+    /// and the snapshot need, in 16 bytes, allocating only for a `billing_retry` customer.
     func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
@@ -47,8 +47,42 @@ public final class Classifier: Sendable {
         } else {
             customerClass = .new
         }
+        let flags = facts.flags()
         return Verdict(
-            customerClass: customerClass, flags: facts.flags(), byVersion: facts.byVersion, byDate: facts.byDate)
+            customerClass: customerClass, flags: flags, byVersion: facts.byVersion, byDate: facts.byDate,
+            deciding: Self.deciding(flags, activity))
+    }
+
+    /// The transactions that decided, for the snapshot: every current one (the activity's own
+    /// array, shared, not copied), else the latest auto-renewable that raised `billing_retry`.
+    private static func deciding(_ flags: FlagSet, _ activity: borrowing CustomerActivity) -> DecidingTransactions {
+        if !activity.current.isEmpty { return .current(activity.current) }
+        if flags.contains(.billingRetry), let latest = activity.latestRenewable {
+            return .latestRenewable(Boxed(latest))
+        }
+        return .none
+    }
+
+    /// The rule of SPEC §4 that put a customer in its class; `grandfathered` names the answers
+    /// the basis used (under `either`, every answer that said "before").
+    static func reason(
+        _ customerClass: CustomerClass, byVersion: Bool?, byDate: Bool?, basis: CutoverBasis
+    ) -> Verdict.Reason {
+        switch customerClass {
+        case .excluded: return .sandbox
+        case .subscriber: return .currentTransaction
+        case .lapsed: return .nothingCurrent
+        case .new: return .nothingDurable
+        case .grandfathered:
+            let version = byVersion ?? false
+            let date = byDate ?? false
+            switch basis {
+            case .version: return .version
+            case .date: return .date
+            case .both: return .versionAndDate
+            case .either: return version && date ? .versionAndDate : version ? .version : .date
+            }
+        }
     }
 
     /// Whether the policy's basis says "bought before the cutover"; an absent answer is a no.
@@ -65,36 +99,146 @@ public final class Classifier: Sendable {
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants.
     func entitlements(_ activity: borrowing CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
-        // SPEC §8.9: an excluded (sandbox) customer holds nothing.
-        guard verdict.customerClass != .excluded else { return [] }
         var grants: [EntitlementGrant] = []
-        if verdict.customerClass == .grandfathered {
-            for entitlement in policy.grandfatheredEntitlements {
-                grants.append(
-                    EntitlementGrant(
-                        entitlement: entitlement, source: .grandfathered, transactionID: nil, expiresDate: nil))
-            }
-        }
-        for grant in activity.current {
-            let source: EntitlementSource =
-                grant.throughGrace ? .gracePeriod : grant.familyShared ? .familyShared : .purchase
-            for entitlement in policy.entitlements(forProduct: grant.productID) {
-                let candidate = EntitlementGrant(
-                    entitlement: entitlement, source: source, transactionID: grant.transactionID,
-                    expiresDate: grant.endsAt)
-                if !grants.contains(candidate) { grants.append(candidate) }
-            }
+        forEachGrant(activity.current, verdict.customerClass) { candidate, _ in
+            if !grants.contains(candidate) { grants.append(candidate) }
         }
         return grants.sorted()
     }
+
+    /// What the snapshot records of a verdict's grants: each grant (as `entitlements` gives them)
+    /// with the product of the transaction behind it, and the current transactions whose
+    /// product grants nothing (they still decide the class, SPEC §8.11).
+    struct RecordedGrants {
+        var grants: [(grant: EntitlementGrant, productID: String?, productType: ProductType?)] = []
+        var grantingNothing: [CustomerActivity.CurrentGrant] = []
+    }
+
+    /// The grants of a verdict for the snapshot, from the current transactions it holds.
+    func recordedGrants(_ verdict: Verdict) -> RecordedGrants {
+        var recorded = RecordedGrants()
+        var current: [CustomerActivity.CurrentGrant] = []
+        if case .current(let grants) = verdict.deciding { current = grants }
+        forEachGrant(current, verdict.customerClass) { candidate, transaction in
+            guard let index = recorded.grants.firstIndex(where: { $0.grant == candidate }) else {
+                recorded.grants.append((candidate, transaction?.productID, transaction?.productType))
+                return
+            }
+            // Versions of one id making the same grant (a conflicting duplicate): the smaller
+            // product names it, so that input order never shows.
+            if let transaction, let kept = recorded.grants[index].productID,
+                transaction.productID.codePointPrecedes(kept)
+            {
+                recorded.grants[index].productID = transaction.productID
+                recorded.grants[index].productType = transaction.productType
+            }
+        } grantsNothing: { transaction in
+            recorded.grantingNothing.append(transaction)
+        }
+        if recorded.grants.count > 1 { recorded.grants.sort { $0.grant < $1.grant } }
+        return recorded
+    }
+
+    /// Calls `body` with every grant (SPEC §8.13) and the current transaction behind it (`nil`
+    /// for a grandfathered grant), duplicates included; `grantsNothing` with each current
+    /// transaction whose product grants no entitlement.
+    private func forEachGrant(
+        _ current: [CustomerActivity.CurrentGrant], _ customerClass: CustomerClass,
+        _ body: (EntitlementGrant, CustomerActivity.CurrentGrant?) -> Void,
+        grantsNothing: (CustomerActivity.CurrentGrant) -> Void = { _ in }
+    ) {
+        // SPEC §8.9: an excluded (sandbox) customer holds nothing.
+        guard customerClass != .excluded else { return }
+        if customerClass == .grandfathered {
+            for entitlement in policy.grandfatheredEntitlements {
+                body(
+                    EntitlementGrant(
+                        entitlement: entitlement, source: .grandfathered, transactionID: nil, expiresDate: nil), nil)
+            }
+        }
+        for grant in current {
+            let source: EntitlementSource =
+                grant.throughGrace ? .gracePeriod : grant.familyShared ? .familyShared : .purchase
+            let entitlements = policy.entitlements(forProduct: grant.productID)
+            if entitlements.isEmpty { grantsNothing(grant) }
+            for entitlement in entitlements {
+                body(
+                    EntitlementGrant(
+                        entitlement: entitlement, source: source, transactionID: grant.transactionID,
+                        expiresDate: grant.endsAt), grant)
+            }
+        }
+    }
 }
 
-/// The compact outcome of classifying one customer (SPEC §4, §5).
+/// The compact outcome of classifying one customer (SPEC §4, §5): 16 bytes, with the
+/// transactions that decided it as the fold kept them (for the snapshot's `entitlements`
+/// products and `deciding_transactions`).
 public struct Verdict: Sendable, Equatable {
+    // Stored widest first, so that a million verdicts pack into 16 bytes each.
+    var deciding: DecidingTransactions
     public var customerClass: CustomerClass
-    public var flags: FlagSet
     /// The version answer of SPEC §8.10: `nil` when there is none.
     public var byVersion: Bool?
     /// The date answer of SPEC §8.10: `nil` when there is none.
     public var byDate: Bool?
+    public var flags: FlagSet
+
+    init(
+        customerClass: CustomerClass, flags: FlagSet, byVersion: Bool?, byDate: Bool?,
+        deciding: DecidingTransactions = .none
+    ) {
+        self.deciding = deciding
+        self.customerClass = customerClass
+        self.byVersion = byVersion
+        self.byDate = byDate
+        self.flags = flags
+    }
+
+    /// The rule of SPEC §4 that decided a class, as `grandfather explain` states it.
+    public enum Reason: String, CaseIterable, Sendable, Codable {
+        /// Grandfathered: the version answer said "bought before the cutover".
+        case version
+        /// Grandfathered: the date answer said so.
+        case date
+        /// Grandfathered: both answers said so (basis `both`, or `either` with both).
+        case versionAndDate = "version_and_date"
+        /// Subscriber: not grandfathered, and at least one transaction is current.
+        case currentTransaction = "current_transaction"
+        /// Lapsed: neither, but it had a non-consumable, auto-renewable or non-renewing transaction.
+        case nothingCurrent = "nothing_current"
+        /// New: none of the above (consumables alone, or no transaction at all).
+        case nothingDurable = "nothing_durable"
+        /// Excluded: the customer's own record is sandbox (SPEC §8.9).
+        case sandbox
+    }
+}
+
+/// The transactions that decided a verdict, in one reference.
+enum DecidingTransactions: Sendable, Equatable {
+    case none
+    /// Every transaction current as of the run, in fold order.
+    case current([CustomerActivity.CurrentGrant])
+    /// The latest auto-renewable transaction of a `billing_retry` customer (SPEC §8.19).
+    case latestRenewable(Boxed<CustomerActivity.LatestRenewable>)
+
+    static func == (lhs: DecidingTransactions, rhs: DecidingTransactions) -> Bool {
+        switch (lhs, rhs) {
+        case (.none, .none): return true
+        case (.current(let a), .current(let b)): return a == b
+        case (.latestRenewable(let a), .latestRenewable(let b)):
+            return a.value.transactionID.codePointEquals(b.value.transactionID)
+                && a.value.purchaseDate == b.value.purchaseDate && a.value.state == b.value.state
+        default: return false
+        }
+    }
+}
+
+/// A value behind one reference, so that a rarely present value costs its holder 8 bytes.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }

@@ -4,8 +4,10 @@
 /// and keep `PreviousSnapshot` reading every older version. Indexes are separate so that
 /// the writer creates them after the bulk insert.
 ///
-/// Versions: 1, the first; 2 adds `changes` and, in `runs`, `previous_run_id`,
-/// `compare_seconds` and `customers_changed` (older runs carried forward have them NULL).
+/// Versions: 1, the first; 2 adds `changes`, in `runs` `previous_run_id`, `compare_seconds`
+/// and `customers_changed` (older runs carried forward have them NULL), `product_id` and
+/// `product_type` in `entitlements`, and `deciding_transactions` (with `entitlements`, the
+/// transactions that decided, which `grandfather explain` reads).
 enum SnapshotSchema {
     static let version = 2
 
@@ -30,6 +32,8 @@ enum SnapshotSchema {
         let classNames = CustomerClass.allCases.map(\.rawValue)
         let classes = oneOf("class", classNames)
         let sources = oneOf("source", EntitlementSource.allCases.map(\.rawValue))
+        let productTypes = oneOf("product_type", ProductType.allCases.map(\.rawValue))
+        let states = oneOf("renewal_state", RenewalState.allCases.map(\.rawValue))
         let severities = oneOf("severity", Flag.Severity.allCases.map(\.rawValue))
         return [
             """
@@ -69,8 +73,27 @@ enum SnapshotSchema {
                 source TEXT NOT NULL CHECK \(sources),
                 transaction_id TEXT,
                 expires_date TEXT,
-                CHECK ((source = 'grandfathered') = (transaction_id IS NULL))
+                product_id TEXT,
+                product_type TEXT CHECK (product_type IS NULL OR \(productTypes)),
+                CHECK ((source = 'grandfathered') = (transaction_id IS NULL)),
+                CHECK ((transaction_id IS NULL) = (product_id IS NULL) AND (product_id IS NULL) = (product_type IS NULL))
             )
+            """,
+            """
+            CREATE TABLE deciding_transactions (
+                customer_id TEXT NOT NULL REFERENCES customers (customer_id),
+                transaction_id TEXT NOT NULL,
+                product_id TEXT,
+                product_type TEXT NOT NULL CHECK \(productTypes),
+                family_shared INTEGER CHECK (family_shared IS NULL OR family_shared = 0 OR family_shared = 1),
+                purchase_date TEXT,
+                renewal_state TEXT CHECK (renewal_state IS NULL OR \(states)),
+                is_current INTEGER NOT NULL CHECK (is_current = 0 OR is_current = 1),
+                current_until TEXT,
+                through_grace INTEGER NOT NULL CHECK (through_grace = 0 OR through_grace = 1),
+                CHECK (is_current = 1 OR (current_until IS NULL AND through_grace = 0)),
+                PRIMARY KEY (customer_id, transaction_id)
+            ) WITHOUT ROWID
             """,
             """
             CREATE TABLE rejected_rows (

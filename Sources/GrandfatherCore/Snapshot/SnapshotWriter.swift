@@ -69,6 +69,7 @@ enum SnapshotWriter {
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO customer_flags SELECT * FROM side.customer_flags")
                 try db.execute(sql: "INSERT INTO entitlements SELECT * FROM side.entitlements")
+                try db.execute(sql: "INSERT INTO deciding_transactions SELECT * FROM side.deciding_transactions")
                 for statement in SnapshotSchema.indexes { try db.execute(sql: statement) }
                 try insertRun(audit, run: run, timings: timings, db)
                 try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
@@ -152,27 +153,97 @@ enum SnapshotWriter {
         }
     }
 
-    /// Flags and grants in customer-id order (the key order of the flags table).
+    /// Flags, grants and deciding transactions in customer-id order (the key order of the
+    /// flags table).
     private static func insertFlagsAndGrants(_ audit: Audit, _ db: Database) throws {
         var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
-        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?)")
-        let customers = audit.customers
-        try customers.forEachVerdict { record, verdict, slot in
+        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?, ?, ?)")
+        var deciding = try BulkInsert(
+            db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
+        try audit.customers.forEachVerdict { record, verdict, _ in
             try verdict.flags.forEach { code in
                 try flag.bind(record.id)
                 try flag.bind(code.code)
                 try flag.step()
             }
+            if case .latestRenewable(let latest) = verdict.deciding {
+                try insertLatestRenewable(latest.value, of: record, into: &deciding)
+            }
             guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
-            for entitlement in customers.grants(at: slot, verdict: verdict) {
+            let recorded = classifier.recordedGrants(verdict)
+            for (entitlement, productID, productType) in recorded.grants {
                 try grant.bind(record.id)
                 try grant.bind(entitlement.entitlement)
                 try grant.bind(entitlement.source.rawValue)
                 try grant.bind(entitlement.transactionID)
                 try grant.bind(entitlement.expiresDate)
+                try grant.bind(productID)
+                try grant.bind(productType?.rawValue)
                 try grant.step()
             }
+            if !recorded.grantingNothing.isEmpty {
+                try insertGrantingNothing(recorded.grantingNothing, of: record, into: &deciding)
+            }
         }
+    }
+
+    // `deciding_transactions` holds the transactions that decided the class or a flag but grant
+    // nothing, so that no `entitlements` row names them: a current transaction whose product
+    // grants no entitlement (it still makes a subscriber, SPEC §8.11), and the latest
+    // auto-renewable of a `billing_retry` customer (SPEC §8.19). One row per transaction id.
+
+    /// Current transactions that grant nothing, in id order; of two current versions of one id
+    /// (a conflicting duplicate), the one current longest.
+    private static func insertGrantingNothing(
+        _ grants: [CustomerActivity.CurrentGrant], of record: Customer, into insert: inout BulkInsert
+    ) throws {
+        var previous: String?
+        for grant in grants.count > 1 ? grants.sorted(by: precedes) : grants {
+            if let previous, previous.codePointEquals(grant.transactionID) { continue }
+            previous = grant.transactionID
+            try insert.bind(record.id)
+            try insert.bind(grant.transactionID)
+            try insert.bind(grant.productID)
+            try insert.bind(grant.productType.rawValue)
+            try insert.bind(grant.familyShared)
+            try insert.bind(nil as Instant?)
+            try insert.bind(grant.throughGrace ? RenewalState.inGracePeriod.rawValue : nil)
+            try insert.bind(true)
+            try insert.bind(grant.endsAt)
+            try insert.bind(grant.throughGrace)
+            try insert.step()
+        }
+    }
+
+    /// The latest auto-renewable that raised `billing_retry`; the run kept no product for it.
+    private static func insertLatestRenewable(
+        _ latest: CustomerActivity.LatestRenewable, of record: Customer, into insert: inout BulkInsert
+    ) throws {
+        try insert.bind(record.id)
+        try insert.bind(latest.transactionID)
+        try insert.bind(nil as String?)
+        try insert.bind(ProductType.autoRenewable.rawValue)
+        try insert.bind(nil as Bool?)
+        try insert.bind(latest.purchaseDate)
+        try insert.bind(latest.state?.rawValue)
+        try insert.bind(false)
+        try insert.bind(nil as Instant?)
+        try insert.bind(false)
+        try insert.step()
+    }
+
+    /// Current transactions by id; of one id's versions, the one current longest first (a
+    /// non-consumable never ends), then by what else tells them apart.
+    private static func precedes(_ lhs: CustomerActivity.CurrentGrant, _ rhs: CustomerActivity.CurrentGrant) -> Bool {
+        if !lhs.transactionID.codePointEquals(rhs.transactionID) {
+            return lhs.transactionID.codePointPrecedes(rhs.transactionID)
+        }
+        if lhs.endsAt != rhs.endsAt { return (lhs.endsAt?.microseconds ?? .max) > (rhs.endsAt?.microseconds ?? .max) }
+        if lhs.throughGrace != rhs.throughGrace { return !lhs.throughGrace }
+        if lhs.familyShared != rhs.familyShared { return !lhs.familyShared }
+        if !lhs.productID.codePointEquals(rhs.productID) { return lhs.productID.codePointPrecedes(rhs.productID) }
+        return lhs.productType.code < rhs.productType.code
     }
 
     private static func insertRejections(_ audit: Audit, _ db: Database) throws {
