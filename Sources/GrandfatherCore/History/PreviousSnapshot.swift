@@ -46,13 +46,16 @@ public final class PreviousSnapshot: Sendable {
             self.schemaVersion = version
             self.runs = runs
             self.runID = runs.last.flatMap { String.fromDatabaseValue($0[0]) }
-        } catch let error as GrandfatherError {
-            throw error
-        } catch let error as DatabaseError {
-            throw .io(path: path, message: "cannot read previous snapshot: \(error.message ?? error.description)")
         } catch {
-            throw .io(path: path, message: "cannot read previous snapshot: \(error)")
+            throw Self.failure(error, path: path)
         }
+    }
+
+    /// Any failure while reading, as one line naming the file.
+    private static func failure(_ error: any Error, path: String) -> GrandfatherError {
+        if let error = error as? GrandfatherError { return error }
+        let reason = (error as? DatabaseError).map { $0.message ?? $0.description } ?? "\(error)"
+        return .io(path: path, message: "cannot read previous snapshot: \(reason)")
     }
 
     /// One customer as the previous run saw it.
@@ -93,12 +96,8 @@ public final class PreviousSnapshot: Sendable {
                             id: id, customerClass: customerClass, flags: customerFlags, entitlements: customerGrants))
                 }
             }
-        } catch let error as GrandfatherError {
-            throw error
-        } catch let error as DatabaseError {
-            throw .io(path: path, message: "cannot read previous snapshot: \(error.message ?? error.description)")
         } catch {
-            throw .io(path: path, message: "cannot read previous snapshot: \(error)")
+            throw Self.failure(error, path: path)
         }
     }
 }

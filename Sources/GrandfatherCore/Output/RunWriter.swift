@@ -44,17 +44,8 @@ public struct RunWriter: Sendable {
     public func write(
         _ audit: Audit, run: RunRecord, processID: Int32, lock: RunLock
     ) throws(GrandfatherError) -> RunOutcome {
-        try FileSystem.makeDirectories(runsDirectory)
-        if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
-            throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
-        }
-        try removeLeftovers(lock)
-        let staging = runsDirectory + "/.partial-\(run.runID)-\(processID)"
-        let final = runsDirectory + "/" + run.runID
-        guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
-        try FileSystem.makeFreshDirectory(staging)
         var timings = audit.timings
-        do {
+        let final = try stage(run, processID: processID, lock: lock) { staging throws(GrandfatherError) in
             // The reports and the snapshot's two parts are independent renderings of the
             // audit, written at once on every core.
             let snapshot = staging + "/snapshot.sqlite"
@@ -82,13 +73,6 @@ public struct RunWriter: Sendable {
             try FileSystem.sync(snapshot)
             try fail(at: .afterSnapshot)
             stops.reach(.afterSnapshot)
-
-            try FileSystem.sync(staging)
-            try FileSystem.rename(staging, final)
-            try FileSystem.sync(runsDirectory)
-        } catch {
-            try? FileSystem.remove(staging)
-            throw error
         }
         let moves = !audit.exceedsRejectionThreshold
         if moves {
@@ -106,6 +90,20 @@ public struct RunWriter: Sendable {
     public func publish(
         _ files: [(String, [UInt8])], run: RunRecord, processID: Int32, lock: RunLock
     ) throws(GrandfatherError) -> RunOutcome {
+        let final = try stage(run, processID: processID, lock: lock) { staging throws(GrandfatherError) in
+            for (name, bytes) in files { try FileSystem.writeNewFile(staging + "/" + name, bytes) }
+        }
+        try switchLatest(to: "runs/" + run.runID, processID: processID)
+        try prune()
+        return RunOutcome(runFolder: final, movedLatest: true, timings: StageTimings())
+    }
+
+    /// Makes the run's hidden staging folder (after removing what dead runs left), lets
+    /// `fill` write into it, flushes it and renames it to `runs/<run-id>`, whose path it
+    /// returns; on any failure the staging folder is removed.
+    private func stage(
+        _ run: RunRecord, processID: Int32, lock: RunLock, _ fill: (String) throws(GrandfatherError) -> Void
+    ) throws(GrandfatherError) -> String {
         try FileSystem.makeDirectories(runsDirectory)
         if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
             throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
@@ -116,7 +114,7 @@ public struct RunWriter: Sendable {
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
         try FileSystem.makeFreshDirectory(staging)
         do {
-            for (name, bytes) in files { try FileSystem.writeNewFile(staging + "/" + name, bytes) }
+            try fill(staging)
             try FileSystem.sync(staging)
             try FileSystem.rename(staging, final)
             try FileSystem.sync(runsDirectory)
@@ -124,9 +122,7 @@ public struct RunWriter: Sendable {
             try? FileSystem.remove(staging)
             throw error
         }
-        try switchLatest(to: "runs/" + run.runID, processID: processID)
-        try prune()
-        return RunOutcome(runFolder: final, movedLatest: true, timings: StageTimings())
+        return final
     }
 
     /// Whether a run folder of this output folder holds a file called `name`: how an audit's

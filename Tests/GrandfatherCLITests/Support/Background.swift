@@ -27,13 +27,7 @@ extension CLI {
     /// Starts `grandfather` in the test folder; output goes to files, never to a pipe that
     /// could fill while nobody reads it.
     func start(_ arguments: [String], environment: [String: String] = [:]) throws -> BackgroundRun {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
+        let process = process(arguments, environment: environment)
         let name = UUID().uuidString
         let stderrPath = path("\(name).stderr")
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)

@@ -49,8 +49,8 @@ struct CLI {
         return target.path
     }
 
-    /// Runs `grandfather` with arguments, in the test folder.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// A `grandfather` process with arguments, in the test folder, not yet started.
+    func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -58,6 +58,12 @@ struct CLI {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
+        return process
+    }
+
+    /// Runs `grandfather` with arguments, in the test folder.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = process(arguments, environment: environment)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
