@@ -59,16 +59,23 @@ struct EventLog: Sendable {
     }
 }
 
-/// `grandfather: message` on stderr, with the level for warnings and errors.
-struct HumanLogHandler: LogHandler {
-    let label: String
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+/// What both handlers keep: the metadata swift-log attaches to a logger.
+protocol StderrLogHandler: LogHandler {
+    var metadata: Logger.Metadata { get set }
+}
 
+extension StderrLogHandler {
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
+}
+
+/// `grandfather: message` on stderr, with the level for warnings and errors.
+struct HumanLogHandler: StderrLogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
 
     func log(event: LogEvent) {
         let prefix = event.level >= .warning ? "\(event.level.rawValue): " : ""
@@ -78,15 +85,10 @@ struct HumanLogHandler: LogHandler {
 
 /// One JSON object per line on stderr: `time`, `level`, `event`, `message`, then the
 /// event's fields; whole numbers and decimals are JSON numbers.
-struct JSONLogHandler: LogHandler {
+struct JSONLogHandler: StderrLogHandler {
     let label: String
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
 
     func log(event: LogEvent) {
         var fields = metadata
