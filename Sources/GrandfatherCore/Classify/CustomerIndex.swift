@@ -65,6 +65,13 @@ final class CustomerIndex {
     }
 
     /// Files `slot` under `hash` (the caller checked the id is not there yet).
+    /// Reads the first entry a lookup of `hash` reads, so that it is in the cache when the
+    /// lookup comes (see `Ledger.fold`); returns a word of it for the caller to keep.
+    @inline(__always)
+    func touch(hash: UInt64) -> UInt64 {
+        entries[Int(hash.multipliedFullWidth(by: UInt64(capacity)).high)].hash
+    }
+
     func insert(hash: UInt64, id: UnsafeRawBufferPointer, slot: Int32) {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { grow() }
         let (low, high) = id.count <= Self.inlineLength ? Self.words(id) : (0, 0)

@@ -84,10 +84,9 @@ final class ShardedLedger: @unchecked Sendable {
             let lock = locks[shard]
             let ledger = shards[shard]
             lock.lock()
-            for row in scratch[shard] {
-                owners[Int(row)] = Owner(shard: Int32(shard), slot: ledger.fold(Int(row), of: batch))
-            }
+            let slots = ledger.fold(scratch[shard], of: batch)
             lock.unlock()
+            for (row, slot) in zip(scratch[shard], slots) { owners[Int(row)] = Owner(shard: Int32(shard), slot: slot) }
         }
         for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
         for row in batch.rows.indices where owners[row].shard >= 0 {
@@ -97,6 +96,7 @@ final class ShardedLedger: @unchecked Sendable {
             let lock = fingerprintLocks[shard]
             let table = fingerprints[shard]
             lock.lock()
+            table.touch(scratch[shard].map { batch.hashes[Int($0)].id })
             for row in scratch[shard] {
                 let hashes = batch.hashes[Int(row)]
                 let owner = owners[Int(row)]
