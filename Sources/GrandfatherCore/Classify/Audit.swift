@@ -42,7 +42,7 @@ public struct Audit: Sendable {
 /// compact `Verdict` each, taken once (on every core); entitlements are derived when read.
 ///
 /// Keeping results this small means a run holds each customer once, as its record, its
-/// activity and eight bytes of verdict, instead of also holding arrays of flags and grants.
+/// activity and 16 bytes of verdict, instead of also holding arrays of flags and grants.
 public struct CustomerResults: RandomAccessCollection, Sendable {
     private let records: [Customer]
     private let activities: [CustomerActivity]
