@@ -51,6 +51,16 @@ public struct Cutover: Sendable {
     public func version(for platform: Platform) -> AppVersion? {
         versions?[platform] ?? defaultVersion
     }
+
+    /// The versions table for reports: `ios 412, macos 3.0, default 2.0`, or `none`.
+    public var versionsText: String {
+        var parts: [String] = []
+        for platform in Platform.allCases {
+            if let version = versions?[platform] { parts.append("\(platform.rawValue) \(version.text)") }
+        }
+        if let defaultVersion { parts.append("default \(defaultVersion.text)") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
 }
 
 /// What the policy says of one product.

@@ -19,7 +19,7 @@ public enum SummaryMarkdown {
         md += "| as of | \(audit.asOf.iso8601) |\n"
         md += "| policy | \(cell(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
         md += "| cutover | \(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue) |\n"
-        md += "| cutover versions | \(cutoverVersions(policy.cutover)) |\n"
+        md += "| cutover versions | \(cell(policy.cutover.versionsText)) |\n"
         md +=
             "| edge window | \(policy.edgeWindowSeconds / 3600) h\(policy.edgeWindowSeconds % 3600 == 0 ? "" : " \(policy.edgeWindowSeconds % 3600 / 60) min") |\n"
         md += "| customers | \(audit.customers.count) |\n"
@@ -51,15 +51,6 @@ public enum SummaryMarkdown {
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)
         return Array(md.utf8)
-    }
-
-    private static func cutoverVersions(_ cutover: Cutover) -> String {
-        var parts: [String] = []
-        for platform in Platform.allCases {
-            if let version = cutover.versions?[platform] { parts.append("\(platform.rawValue) \(version.text)") }
-        }
-        if let fallback = cutover.defaultVersion { parts.append("default \(fallback.text)") }
-        return parts.isEmpty ? "none" : cell(parts.joined(separator: ", "))
     }
 
     /// Input text inside a table cell: pipes and line breaks would break the table.

@@ -130,7 +130,7 @@ struct ReportPage {
             Fact(label: "as of", value: audit.asOf.iso8601),
             Fact(label: "policy", value: "\(policyName) (sha256 \(policy.digest.prefix(12)))"),
             Fact(label: "cutover", value: "\(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue)"),
-            Fact(label: "cutover versions", value: Self.versions(policy.cutover)),
+            Fact(label: "cutover versions", value: policy.cutover.versionsText),
             Fact(label: "edge window", value: "\(window) either side of the cutover"),
             Fact(label: "customers", value: customers),
         ]
@@ -228,12 +228,4 @@ struct ReportPage {
         return "\(seconds / 3600) h" + (minutes == 0 ? "" : " \(minutes) min")
     }
 
-    private static func versions(_ cutover: Cutover) -> String {
-        var parts: [String] = []
-        for platform in Platform.allCases {
-            if let version = cutover.versions?[platform] { parts.append("\(platform.rawValue) \(version.text)") }
-        }
-        if let fallback = cutover.defaultVersion { parts.append("default \(fallback.text)") }
-        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
-    }
 }
