@@ -17,6 +17,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
             """
     )
 
+    @OptionGroup var policyOption: PolicyOption
     @OptionGroup var options: InputOptions
 
     @Option(name: .long, help: "The output folder.")
@@ -41,7 +42,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        let (policy, instant) = try options.load()
+        let (policy, instant) = try options.load(policy: policyOption.policy)
         let started = Date()
         let startedAt = RunID.iso8601(started)
         log.event(

@@ -20,8 +20,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
     @Option(name: .long, help: "Policy A, then policy B (give --policy twice).")
     var policy: [String] = []
 
-    @Option(name: .customLong("as-of"), help: "The instant to audit at (ISO-8601 or epoch ms). Default: now.")
-    var asOf: String?
+    @OptionGroup var options: InputOptions
 
     @Option(name: .long, help: "The output folder (never an audit's).")
     var out: String = "reports/compare"
@@ -29,14 +28,9 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
     @Option(name: .long, help: "Seconds to wait for another run holding OUT/.lock (default: fail at once).")
     var wait: Double = 0
 
-    @ArgumentParser.Flag(name: .long, help: "Print stage timings and counts to stderr.")
-    var verbose = false
-
-    @Option(name: .customLong("log-format"), help: "How events go to stderr: human or json (one object per line).")
-    var logFormat: LogFormat = .human
-
-    @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines).")
-    var inputs: [String] = []
+    var logFormat: LogFormat { options.logFormat }
+    var verbose: Bool { options.verbose }
+    private var inputs: [String] { options.inputs }
 
     func validate() throws {
         guard policy.count == 2 else { throw ValidationError("give exactly two policies: --policy A --policy B") }
@@ -45,9 +39,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
-        let policies = try policy.map { path throws(GrandfatherError) in try PolicyLoader.load(path: path) }
-        let instant = try InputOptions.resolveAsOf(asOf, policy: policies[0])
+        let (policies, instant) = try options.load(policies: policy)
         if RunWriter.holdsRuns(in: out, marked: "snapshot.sqlite") {
             throw GrandfatherError.usage(
                 "\(out) holds audit runs; compare writes to a folder of its own (default reports/compare)")

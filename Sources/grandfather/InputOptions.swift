@@ -2,11 +2,14 @@ import ArgumentParser
 import Foundation
 import GrandfatherCore
 
-/// What `audit` and `validate` share: the policy, the inputs, the instant, and the log.
-struct InputOptions: ParsableArguments {
+/// What `audit` and `validate` name their one policy with.
+struct PolicyOption: ParsableArguments {
     @Option(name: .long, help: "The policy file (JSON).")
     var policy: String
+}
 
+/// What every command that reads inputs shares: the inputs, the instant, and the log.
+struct InputOptions: ParsableArguments {
     @Option(name: .customLong("as-of"), help: "The instant to audit at (ISO-8601 or epoch ms). Default: now.")
     var asOf: String?
 
@@ -19,15 +22,23 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines).")
     var inputs: [String] = []
 
-    /// The policy, and the as-of instant it reads zone-less times in.
-    func load() throws(GrandfatherError) -> (Policy, Instant) {
+    /// The policies at `paths`, and the as-of instant the first reads zone-less times in.
+    func load(policies paths: [String]) throws(GrandfatherError) -> ([Policy], Instant) {
         guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
-        let policy = try PolicyLoader.load(path: self.policy)
-        return (policy, try Self.resolveAsOf(asOf, policy: policy))
+        var policies: [Policy] = []
+        for path in paths { policies.append(try PolicyLoader.load(path: path)) }
+        guard let first = policies.first else { throw GrandfatherError.usage("no policy given") }
+        return (policies, try Self.resolveAsOf(asOf, policy: first))
+    }
+
+    /// One policy, and the as-of instant.
+    func load(policy path: String) throws(GrandfatherError) -> (Policy, Instant) {
+        let (policies, instant) = try load(policies: [path])
+        return (policies[0], instant)
     }
 
     /// `--as-of` read in the policy's zone, or now.
-    static func resolveAsOf(_ asOf: String?, policy: Policy) throws(GrandfatherError) -> Instant {
+    private static func resolveAsOf(_ asOf: String?, policy: Policy) throws(GrandfatherError) -> Instant {
         guard let asOf else {
             // Now, to the second: a nightly report reads better without microseconds.
             return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))

@@ -19,6 +19,7 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
     /// Rejected rows printed; the count says how many more there are.
     static let listed = 20
 
+    @OptionGroup var policyOption: PolicyOption
     @OptionGroup var options: InputOptions
 
     var logFormat: LogFormat { options.logFormat }
@@ -26,7 +27,7 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        let (policy, instant) = try options.load()
+        let (policy, instant) = try options.load(policy: policyOption.policy)
         log.event(
             "start", "validation of \(options.inputs.count) input(s)",
             ["inputs": .array(options.inputs.map { .string($0) }), "as_of": .string(instant.iso8601)])
