@@ -9,10 +9,10 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
         commandName: "compare",
         abstract: "Classify the inputs under two policies and write what differs (a dry run).",
         discussion: """
-            Reads the inputs once and classifies them under policy A and policy B (both must \\
-            use one default_time_zone). Writes compare.md, compare.csv and compare.html into \\
-            OUT/runs/<run-id>/ and points OUT/latest at it, as audit does; OUT must not hold audit \\
-            runs. Exit codes: 0 success, 1 the run failed or another run holds OUT/.lock, 2 usage, \\
+            Reads the inputs once and classifies them under policy A and policy B (both must \
+            use one default_time_zone). Writes compare.md, compare.csv and compare.html into \
+            OUT/runs/<run-id>/ and points OUT/latest at it, as audit does; OUT must not hold audit \
+            runs. Exit codes: 0 success, 1 the run failed or another run holds OUT/.lock, 2 usage, \
             policy or input error.
             """
     )

@@ -9,9 +9,9 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
         commandName: "validate",
         abstract: "Check the policy and the inputs (kinds, accounting, rejections) without writing outputs.",
         discussion: """
-            Prints each input's recognised kind and format and its accounting, then the rejected \\
-            rows (the first \\(ValidateCommand.listed)), then the customers per class. Exit codes as for audit: \\
-            0 fine, 1 an input cannot be read, 2 usage, policy or unrecognisable input, 3 rejected rows \\
+            Prints each input's recognised kind and format and its accounting, then the rejected \
+            rows (the first \(ValidateCommand.listed)), then the customers per class. Exit codes as for audit: \
+            0 fine, 1 an input cannot be read, 2 usage, policy or unrecognisable input, 3 rejected rows \
             over max_rejected_fraction.
             """
     )
