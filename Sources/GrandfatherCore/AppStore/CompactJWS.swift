@@ -1,0 +1,131 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 §7.1), as the App Store signs transactions,
+/// renewal info, app transactions and notifications: `header.payload.signature`, each
+/// segment base64url without padding.
+///
+/// Parsing only splits and decodes; whether the signature holds is `SignatureVerifier`'s
+/// question.
+struct CompactJWS: Sendable {
+    /// The protected header's fields that verification reads.
+    struct Header: Sendable {
+        /// `alg`; the App Store signs with `ES256`.
+        var algorithm: String?
+        /// `x5c`: DER certificates, leaf first (base64, not base64url, per RFC 7515 §4.1.6).
+        var certificateChain: [[UInt8]]?
+        /// `kid`; Xcode's self-signed JWS say `Apple_Xcode_Key`.
+        var keyID: String?
+    }
+
+    var header: Header
+    /// The decoded payload bytes (JSON).
+    var payload: [UInt8]
+    /// The decoded signature (for ES256: raw r‖s, 64 bytes).
+    var signature: [UInt8]
+    /// The ASCII bytes the signature covers: `header.payload` as written.
+    var signingInput: [UInt8]
+
+    /// Why a string is not a compact JWS.
+    struct FormatError: Error, Equatable, Sendable {
+        var reason: String
+    }
+
+    /// Splits and decodes `text`; surrounding whitespace is ignored.
+    static func parse(_ text: some StringProtocol) throws(FormatError) -> CompactJWS {
+        let trimmed = text.utf8.drop { isSpace($0) }.reversed().drop { isSpace($0) }.reversed()
+        let bytes = Array(trimmed)
+        let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3 else {
+            throw FormatError(reason: "not a compact JWS: \(segments.count) dot-separated segments, not 3")
+        }
+        guard let headerBytes = base64URLDecode(segments[0]) else {
+            throw FormatError(reason: "JWS header is not base64url")
+        }
+        guard let payload = base64URLDecode(segments[1]) else {
+            throw FormatError(reason: "JWS payload is not base64url")
+        }
+        guard let signature = base64URLDecode(segments[2]) else {
+            throw FormatError(reason: "JWS signature is not base64url")
+        }
+        let header = try parseHeader(headerBytes)
+        let signingInput = Array(bytes[..<(segments[0].count + 1 + segments[1].count)])
+        return CompactJWS(header: header, payload: payload, signature: signature, signingInput: signingInput)
+    }
+
+    /// The payload as a JSON value.
+    func payloadJSON() throws(FormatError) -> JSONValue {
+        try Self.json(payload, what: "payload")
+    }
+
+    /// Whether `text` looks like a compact JWS at a glance (`eyJ` is base64url of `{"`).
+    static func looksLikeJWS(_ text: some StringProtocol) -> Bool {
+        text.utf8.starts(with: "eyJ".utf8) && text.utf8.lazy.filter { $0 == UInt8(ascii: ".") }.count == 2
+    }
+
+    private static func parseHeader(_ bytes: [UInt8]) throws(FormatError) -> Header {
+        guard let members = try json(bytes, what: "header").members else {
+            throw FormatError(reason: "JWS header is not a JSON object")
+        }
+        var header = Header()
+        for member in members {
+            switch (member.key, member.value) {
+            case ("alg", .string(let value)): header.algorithm = value
+            case ("kid", .string(let value)): header.keyID = value
+            case ("x5c", .array(let values)):
+                var chain: [[UInt8]] = []
+                for value in values {
+                    guard case .string(let text) = value, let der = Data(base64Encoded: text) else {
+                        throw FormatError(reason: "JWS header x5c holds a value that is not base64 DER")
+                    }
+                    chain.append(Array(der))
+                }
+                header.certificateChain = chain
+            case ("alg", _), ("kid", _), ("x5c", _):
+                throw FormatError(reason: "JWS header \(member.key) is a \(member.value.typeName)")
+            default: continue
+            }
+        }
+        return header
+    }
+
+    private static func json(_ bytes: [UInt8], what: String) throws(FormatError) -> JSONValue {
+        let parsed: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw)
+            do throws(JSONSyntaxError) {
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                guard parser.isAtEnd else { throw parser.error("unexpected text after the value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch parsed {
+        case .success(let value): return value
+        case .failure(let error):
+            throw FormatError(reason: "JWS \(what) is not JSON (\(error.line):\(error.column): \(error.message))")
+        }
+    }
+
+    /// base64url (RFC 4648 §5) with or without padding; `nil` on any other byte.
+    static func base64URLDecode(_ segment: some Collection<UInt8>) -> [UInt8]? {
+        var text = String(decoding: segment, as: UTF8.self)
+        guard text.utf8.allSatisfy({ isBase64URL($0) }) else { return nil }
+        text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.utf8.count % 4 != 0 { text += "=" }
+        return Data(base64Encoded: text).map(Array.init)
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "="):
+            return true
+        default: return false
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
