@@ -1,0 +1,213 @@
+/// How App Store files are read: which unsigned data to accept and what the policy expects.
+struct AppStoreReadOptions: Sendable, Equatable {
+    /// Accept data that carries no signature (decoded payloads, verifyReceipt responses,
+    /// V1 notifications) as `unsigned` (`--trust-decoded`); otherwise each is rejected.
+    var trustDecoded: Bool
+    /// The policy's `apple.bundle_id`: a payload of another bundle (or of none) is rejected.
+    var bundleID: String?
+    /// The policy's expected environment (`Production` or `Sandbox`): a payload of another
+    /// environment (or of none) is rejected. Xcode and LocalTesting data count as Sandbox.
+    var environment: String?
+
+    init(trustDecoded: Bool = false, bundleID: String? = nil, environment: String? = nil) {
+        self.trustDecoded = trustDecoded
+        self.bundleID = bundleID
+        self.environment = environment
+    }
+}
+
+/// What one App Store file held.
+struct AppStoreFileContents: Sendable, Equatable {
+    /// Every row of the file, in file order; each record is one row.
+    var records: [AppStoreRecord] = []
+    /// Every V2 notification's `notificationType` (`TYPE/SUBTYPE` when it has a subtype),
+    /// counted, whether or not the notification was accepted.
+    var notificationTypes: [String: Int] = [:]
+    /// The part of `notificationTypes` whose type is not one FORMATS.md §4 lists.
+    var unknownNotificationTypes: [String: Int] = [:]
+}
+
+/// Reads a recognized App Store file into records.
+///
+/// Accounting: every `AppStoreRecord` is one row. A JWS (or decoded object) gives one row per
+/// record it carries: a transaction, a renewal, a customer; a notification carrying a
+/// transaction and renewal info gives two rows at the same line; a notification that carries
+/// no record (TEST, a summary, an external purchase token) one `.noted` row; an element that
+/// cannot be read, fails its signature check or its policy check one `.rejected` row. A row's
+/// line is where its element starts: the JWS string, the decoded object, the receipt row.
+/// A syntax error gives one `.rejected` row at its line; in a JSON array it ends the reading,
+/// in JSON Lines the reading goes on at the next line that starts with `{`.
+enum AppStoreFileReader {
+    /// Reads `bytes`, a whole file recognized as `shape` by `AppStoreRecognizer`.
+    /// - Parameters:
+    ///   - options: what unsigned data to accept and what the policy expects.
+    ///   - checker: checks each JWS's signature (or, with `--no-verify`, does not).
+    /// - Returns: the rows, and the notification types seen. Never throws: a bad file is rows.
+    static func read(
+        _ bytes: [UInt8], shape: AppStoreShape, options: AppStoreReadOptions, checker: some JWSChecking
+    ) -> AppStoreFileContents {
+        var reading = AppStoreReading(options: options, checker: checker)
+        if shape == .jwsLines {
+            reading.readJWSLines(bytes)
+        } else {
+            reading.readJSON(bytes)
+        }
+        return reading.contents
+    }
+}
+
+/// The state of reading one file: the options, the checker and the rows so far.
+struct AppStoreReading {
+    let options: AppStoreReadOptions
+    let checker: any JWSChecking
+    var contents = AppStoreFileContents()
+
+    init(options: AppStoreReadOptions, checker: any JWSChecking) {
+        self.options = options
+        self.checker = checker
+    }
+
+    mutating func emit(_ record: AppStoreRecord) {
+        contents.records.append(record)
+    }
+
+    mutating func reject(_ line: Int, _ reason: String) {
+        contents.records.append(.rejected(line: line, reason: reason))
+    }
+
+    // MARK: - Containers
+
+    /// A text file of compact JWS, one a line; blank lines are skipped.
+    mutating func readJWSLines(_ bytes: [UInt8]) {
+        var line = 0
+        for var text in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            line += 1
+            if line == 1, text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            readSigned(String(decoding: text, as: UTF8.self), line: line, role: nil)
+        }
+    }
+
+    /// A JSON array (each element read), or one or more top-level values (one object, or
+    /// JSON Lines).
+    mutating func readJSON(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            let start = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var parser = JSONParser(bytes: raw, line: 1, start: start)
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "[") {
+                readArray(&parser)
+            } else {
+                readValues(&parser, raw)
+            }
+        }
+    }
+
+    private mutating func readArray(_ parser: inout JSONParser) {
+        _ = parser.consume(UInt8(ascii: "["))
+        do throws(JSONSyntaxError) {
+            if !parser.consume(UInt8(ascii: "]")) {
+                while true {
+                    readElement(try parser.parseLocatedValue())
+                    if parser.consume(UInt8(ascii: ",")) { continue }
+                    if parser.consume(UInt8(ascii: "]")) { break }
+                    throw parser.error("expected ',' or ']' in the array")
+                }
+            }
+            parser.skipWhitespace()
+            if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
+        } catch {
+            reject(error.line, "malformed JSON at column \(error.column): \(error.message)")
+        }
+    }
+
+    private mutating func readValues(_ parser: inout JSONParser, _ raw: UnsafeRawBufferPointer) {
+        while true {
+            parser.skipWhitespace()
+            if parser.isAtEnd { return }
+            do throws(JSONSyntaxError) {
+                readElement(try parser.parseLocatedValue())
+            } catch {
+                reject(error.line, "malformed JSON at column \(error.column): \(error.message)")
+                guard let next = Self.nextObjectLine(raw, from: parser.index, line: parser.line) else { return }
+                parser = JSONParser(bytes: raw, line: next.line, start: next.offset)
+            }
+        }
+    }
+
+    /// The next line after `offset` that starts with `{`, where JSON Lines reading resumes
+    /// after a syntax error (a pretty-printed document indents its inner objects).
+    private static func nextObjectLine(
+        _ raw: UnsafeRawBufferPointer, from offset: Int, line: Int
+    ) -> (offset: Int, line: Int)? {
+        var index = offset
+        var line = line
+        while index < raw.count {
+            let byte = raw[index]
+            index += 1
+            guard byte == 0x0A || byte == 0x0D else { continue }
+            if byte == 0x0D, index < raw.count, raw[index] == 0x0A { index += 1 }
+            line += 1
+            if index < raw.count, raw[index] == UInt8(ascii: "{") { return (index, line) }
+        }
+        return nil
+    }
+
+    // MARK: - Elements
+
+    /// One top-level element, told apart by its own keys (so that a file may mix shapes):
+    /// a JWS string, or an object of any App Store shape.
+    mutating func readElement(_ element: LocatedJSON) {
+        if let text = element.string { return readSigned(text, line: element.line, role: nil) }
+        guard let members = element.members else {
+            return reject(element.line, "\(element.typeName) is neither a JSON object nor a JWS string")
+        }
+        switch AppStoreRecognizer.classify(members.map { ($0.key, $0.value.shallow) }) {
+        case .appStore(let elementShape): readObject(element, shape: elementShape)
+        case .notRecords(let description): reject(element.line, description)
+        case nil:
+            let keys = members.isEmpty ? "none" : Excerpt.of(element.keys.joined(separator: ", "))
+            reject(element.line, "object is not App Store data (keys: \(keys))")
+        }
+    }
+
+    private mutating func readObject(_ element: LocatedJSON, shape: AppStoreShape) {
+        switch shape {
+        case .jwsLines, .jwsArray: reject(element.line, "object is not a JWS string")
+        case .notificationBodies: readSignedMember(element, "signedPayload", role: .notification)
+        case .notificationHistory:
+            forEach(element, "notificationHistory") { reading, entry in
+                reading.readSignedMember(entry, "signedPayload", role: .notification)
+            }
+        case .signedTransactionList:
+            forEach(element, "signedTransactions") { reading, entry in
+                guard let text = entry.string else {
+                    return reading.reject(entry.line, "signedTransactions element is \(entry.typeName), not a JWS")
+                }
+                reading.readSigned(text, line: entry.line, role: .transaction)
+            }
+        case .transactionInfoResponse: readStatusEntry(element)
+        case .subscriptionStatuses:
+            forEach(element, "data") { reading, group in
+                reading.forEach(group, "lastTransactions") { reading, entry in reading.readStatusEntry(entry) }
+            }
+        case .appTransactionInfoResponse: readSignedMember(element, "signedAppTransactionInfo", role: .appTransaction)
+        case .decodedTransactions, .decodedRenewalInfo, .decodedAppTransactions, .decodedNotifications:
+            readDecoded(element)
+        case .receipts, .wrappedReceipts: readReceipt(element)
+        case .v1Notifications: readV1Notification(element)
+        }
+    }
+
+    /// Calls `body` for each element of the array `object[key]`; a missing or other value is
+    /// one rejected row.
+    private mutating func forEach(
+        _ object: LocatedJSON, _ key: String, _ body: (inout AppStoreReading, LocatedJSON) -> Void
+    ) {
+        guard let elements = object[key]?.elements else {
+            let found = object[key].map { "is \($0.typeName)" } ?? "is missing"
+            return reject(object[key]?.line ?? object.line, "\(key) \(found), not an array")
+        }
+        for element in elements { body(&self, element) }
+    }
+}

@@ -1,0 +1,155 @@
+/// Maps decoded App Store payloads (the JSON inside a JWS, or the same object written out
+/// decoded) onto Grandfather's records, field by field, in SPEC §2's canonical text.
+enum AppStorePayloadMapping {
+    /// What a payload is, told by its keys.
+    enum Kind: Sendable, Equatable {
+        case transaction, renewalInfo, appTransaction, notification
+
+        /// The kind's name in reasons.
+        var name: String {
+            switch self {
+            case .transaction: return "transaction"
+            case .renewalInfo: return "renewal info"
+            case .appTransaction: return "app transaction"
+            case .notification: return "notification"
+            }
+        }
+
+        /// The kind's name with its article, in reasons.
+        var described: String {
+            switch self {
+            case .transaction: return "a transaction"
+            case .renewalInfo: return "renewal info"
+            case .appTransaction: return "an app transaction"
+            case .notification: return "a notification"
+            }
+        }
+
+        /// The kind told by a payload's keys, else `nil`: `notificationType` a notification,
+        /// `transactionId` a transaction, `autoRenewStatus`/`autoRenewProductId` renewal info,
+        /// `originalApplicationVersion`/`receiptType`/`appTransactionId` an app transaction.
+        init?(keysOf payload: LocatedJSON) {
+            let keys = Set(payload.keys)
+            if keys.contains("notificationType") {
+                self = .notification
+            } else if keys.contains("transactionId") {
+                self = .transaction
+            } else if keys.contains("autoRenewStatus") || keys.contains("autoRenewProductId") {
+                self = .renewalInfo
+            } else if !keys.isDisjoint(with: ["originalApplicationVersion", "receiptType", "appTransactionId"]) {
+                self = .appTransaction
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The instant a payload was signed, which verification validates the chain at:
+    /// `signedDate`, or an app transaction's `receiptCreationDate`.
+    static func signedDate(_ payload: LocatedJSON, kind: Kind) -> Instant? {
+        AppStoreValue.instant(payload[kind == .appTransaction ? "receiptCreationDate" : "signedDate"])
+    }
+
+    /// The environment a payload names as written: `environment`, an app transaction's
+    /// `receiptType`, a notification's `data`/`summary`/`appData` environment, or an external
+    /// purchase token's (`SANDBOX` prefix: Sandbox, else Production).
+    static func environment(_ payload: LocatedJSON, kind: Kind) -> String? {
+        switch kind {
+        case .transaction, .renewalInfo: return payload["environment"]?.string
+        case .appTransaction: return payload["receiptType"]?.string
+        case .notification:
+            for key in ["data", "summary", "appData"] {
+                if let environment = payload[key]?["environment"]?.string { return environment }
+            }
+            if let token = payload["externalPurchaseToken"]?["externalPurchaseId"]?.string {
+                return token.hasPrefix("SANDBOX") ? "Sandbox" : "Production"
+            }
+            return nil
+        }
+    }
+
+    /// The bundle ID a payload names; renewal info names none.
+    static func bundleID(_ payload: LocatedJSON, kind: Kind) -> String? {
+        switch kind {
+        case .transaction, .appTransaction: return payload["bundleId"]?.string
+        case .renewalInfo: return nil
+        case .notification:
+            for key in ["data", "summary", "appData", "externalPurchaseToken"] {
+                if let bundleID = payload[key]?["bundleId"]?.string { return bundleID }
+            }
+            return nil
+        }
+    }
+
+    /// A JWSTransactionDecodedPayload as a transaction; `customer_id` is left to the linker.
+    static func transaction(
+        _ payload: LocatedJSON, line: Int, trust: AppStoreTrust, sandbox: Bool
+    ) -> AppStoreTransaction {
+        var fields: [TransactionField: String] = [:]
+        fields[.transactionID] = payload["transactionId"]?.text
+        fields[.originalTransactionID] = payload["originalTransactionId"]?.text
+        fields[.productID] = payload["productId"]?.text
+        fields[.productType] = payload["type"]?.text.map(AppStoreValue.productType)
+        fields[.purchaseDate] = AppStoreValue.date(payload["purchaseDate"])
+        fields[.expiresDate] = AppStoreValue.date(payload["expiresDate"])
+        fields[.revocationDate] = AppStoreValue.date(payload["revocationDate"])
+        fields[.ownershipType] = payload["inAppOwnershipType"]?.text.map(AppStoreValue.ownership)
+        fields[.environment] = sandbox ? "sandbox" : payload["environment"]?.text.map(AppStoreValue.environment)
+        fields[.price] = AppStoreValue.price(payload["price"])
+        fields[.currency] = payload["currency"]?.text
+        return AppStoreTransaction(
+            line: line, fields: fields, appTransactionID: payload["appTransactionId"]?.text,
+            appAccountToken: payload["appAccountToken"]?.text, signedDate: signedDate(payload, kind: .transaction),
+            trust: trust)
+    }
+
+    /// A JWSRenewalInfoDecodedPayload as a renewal. `status` (from a status entry or a
+    /// notification's `data.status`) decides the state; without it, or when it is not a
+    /// documented status, the payload's own flags do
+    /// (see `renewalState(retrying:graceEnds:expirationIntent:)`).
+    /// - Returns: the renewal, or `.rejected` when no `originalTransactionId` names the subscription.
+    static func renewal(
+        _ payload: LocatedJSON, line: Int, status: String?, originalTransactionID: String?, trust: AppStoreTrust
+    ) -> AppStoreRecord {
+        guard let subscription = payload["originalTransactionId"]?.text ?? originalTransactionID else {
+            return .rejected(line: line, reason: "renewal info names no originalTransactionId")
+        }
+        let graceEnds = AppStoreValue.date(payload["gracePeriodExpiresDate"])
+        let state =
+            status.flatMap(AppStoreValue.renewalState(status:))
+            ?? renewalState(
+                retrying: payload["isInBillingRetryPeriod"]?.text, graceEnds: graceEnds,
+                expirationIntent: payload["expirationIntent"]?.text)
+        return .renewal(
+            AppStoreRenewal(
+                line: line, originalTransactionID: subscription, renewalState: state,
+                gracePeriodExpiresDate: graceEnds, signedDate: signedDate(payload, kind: .renewalInfo), trust: trust))
+    }
+
+    /// The state renewal flags tell when no status does (renewal info alone, a receipt's
+    /// `pending_renewal_info`): a grace-period end means in grace period, a billing retry
+    /// means in billing retry, an expiration intent means expired; otherwise `nil`, since
+    /// auto-renew on or off says nothing about whether the period has ended.
+    static func renewalState(retrying: String?, graceEnds: String?, expirationIntent: String?) -> String? {
+        if graceEnds != nil { return "in_grace_period" }
+        if retrying == "1" || retrying == "true" { return "in_billing_retry" }
+        if let expirationIntent, !expirationIntent.isEmpty { return "expired" }
+        return nil
+    }
+
+    /// An app transaction as a customer: `customer_id` is the `appTransactionId` (the linker
+    /// may rename it); no storefront; no platform without `originalPlatform`.
+    static func customer(_ payload: LocatedJSON, line: Int, trust: AppStoreTrust, sandbox: Bool) -> AppStoreCustomer {
+        var fields: [CustomerField: String] = [:]
+        let appTransactionID = payload["appTransactionId"]?.text
+        fields[.customerID] = appTransactionID
+        fields[.platform] = payload["originalPlatform"]?.text.map(AppStoreValue.platform)
+        fields[.originalAppVersion] = payload["originalApplicationVersion"]?.text
+        fields[.originalPurchaseDate] = AppStoreValue.date(payload["originalPurchaseDate"])
+        fields[.preorderDate] = AppStoreValue.date(payload["preorderDate"])
+        fields[.environment] = sandbox ? "sandbox" : payload["receiptType"]?.text.map(AppStoreValue.customerEnvironment)
+        return AppStoreCustomer(
+            line: line, fields: fields, appTransactionID: appTransactionID, receiptOwnerTransactionID: nil,
+            signedDate: signedDate(payload, kind: .appTransaction), trust: trust)
+    }
+}

@@ -1,0 +1,234 @@
+/// Legacy verifyReceipt responses (FORMATS.md §5) and V1 notifications, which carry no
+/// signature: read as `unsigned`, and only with `--trust-decoded`.
+///
+/// A receipt does not state a product's type: a row with `expires_date_ms` is read as
+/// `auto_renewable` (only auto-renewable subscriptions expire in a receipt), any other as
+/// `non_consumable` (finished consumables leave the receipt; a non-renewing subscription
+/// cannot be told from a non-consumable). Only the `_ms` dates are read.
+extension AppStoreReading {
+    /// What a receipt's rows came to.
+    private struct ReceiptRows {
+        var transactions: [AppStoreTransaction] = []
+        /// Each transaction's `purchase_date_ms`, when it is epoch milliseconds.
+        var purchases: [Instant?] = []
+        var others: [AppStoreRecord] = []
+
+        /// The `original_transaction_id` of the earliest purchase (a known date before an
+        /// unknown one, the first row on a tie), which names a bare receipt's customer.
+        var ownerTransactionID: String? {
+            var owner: (purchase: Instant?, id: String)?
+            for (row, purchase) in zip(transactions, purchases) {
+                guard let id = row.fields[.originalTransactionID] ?? row.fields[.transactionID] else { continue }
+                if let current = owner {
+                    guard let purchase, current.purchase.map({ purchase < $0 }) ?? true else { continue }
+                }
+                owner = (purchase, id)
+            }
+            return owner?.id
+        }
+    }
+
+    /// One verifyReceipt body, bare or wrapped as `{"customer_id": …, "response": {…}}`.
+    mutating func readReceipt(_ element: LocatedJSON) {
+        var body = element
+        var customerID: String?
+        if let response = element["response"] {
+            guard response.members != nil else {
+                return reject(response.line, "response is \(response.typeName), not a verifyReceipt body")
+            }
+            body = response
+            customerID = element["customer_id"]?.text
+        }
+        guard let status = body["status"]?.text else { return reject(element.line, "verifyReceipt body has no status") }
+        guard status == "0" else {
+            return reject(
+                element.line, ReceiptStatus.reason(status, retryable: body["is-retryable"] ?? body["is_retryable"]))
+        }
+        guard options.trustDecoded else {
+            return reject(element.line, "unsigned verifyReceipt response: read only with --trust-decoded")
+        }
+        let receipt = body["receipt"]
+        let environmentText = body["environment"]?.text
+        let receiptType = receipt?["receipt_type"]?.text
+        let environment = Self.receiptEnvironment(environmentText, receiptType: receiptType)
+        var described = environmentText.map { "environment \"\(Excerpt.of($0))\"" } ?? "no environment"
+        if let receiptType { described += " (receipt_type \"\(Excerpt.of(receiptType))\")" }
+        if let problem = admissionProblem(
+            bundle: (key: "bundle_id", value: receipt?["bundle_id"]?.text), environment: environment,
+            described: described)
+        {
+            return reject(element.line, problem)
+        }
+        let signedDate = AppStoreValue.instant(receipt?["receipt_creation_date_ms"])
+        var rows = readRows(
+            inApp: receipt?["in_app"], latest: body["latest_receipt_info"], pending: body["pending_renewal_info"],
+            environment: environment, signedDate: signedDate)
+        let owner = rows.ownerTransactionID
+        guard let customer = customerID ?? owner else {
+            return reject(
+                element.line,
+                "verifyReceipt response names no customer: wrap it as {\"customer_id\": …, \"response\": …}")
+        }
+        for index in rows.transactions.indices { rows.transactions[index].fields[.customerID] = customer }
+        var records = rows.transactions.map(AppStoreRecord.transaction) + rows.others
+        if let receipt, receipt.members != nil {
+            var fields: [CustomerField: String] = [.customerID: customer]
+            fields[.originalAppVersion] = receipt["original_application_version"]?.text
+            fields[.originalPurchaseDate] = AppStoreValue.date(receipt["original_purchase_date_ms"])
+            fields[.preorderDate] = AppStoreValue.date(receipt["preorder_date_ms"])
+            fields[.environment] = environment
+            records.append(
+                .customer(
+                    AppStoreCustomer(
+                        line: receipt.line, fields: fields, appTransactionID: nil, receiptOwnerTransactionID: owner,
+                        signedDate: signedDate, trust: .unsigned)))
+        }
+        emitInLineOrder(records)
+    }
+
+    /// One V1 notification: its `unified_receipt` read like a receipt body without `receipt`
+    /// (transactions and renewals, no customer, `customer_id` left to the linker).
+    mutating func readV1Notification(_ element: LocatedJSON) {
+        let type = element["notification_type"]?.text ?? "(none)"
+        guard let unified = element["unified_receipt"], unified.members != nil else {
+            return reject(element.line, "V1 notification \(type) has no unified_receipt object: not read")
+        }
+        if let status = unified["status"]?.text, status != "0" {
+            return reject(element.line, ReceiptStatus.reason(status, retryable: unified["is-retryable"]))
+        }
+        guard options.trustDecoded else {
+            return reject(element.line, "unsigned V1 notification: read only with --trust-decoded")
+        }
+        let environmentText = unified["environment"]?.text ?? element["environment"]?.text
+        let environment = Self.receiptEnvironment(environmentText, receiptType: nil)
+        if let problem = admissionProblem(
+            bundle: (key: "bid", value: element["bid"]?.text), environment: environment,
+            described: environmentText.map { "environment \"\(Excerpt.of($0))\"" } ?? "no environment")
+        {
+            return reject(element.line, problem)
+        }
+        let rows = readRows(
+            inApp: nil, latest: unified["latest_receipt_info"], pending: unified["pending_renewal_info"],
+            environment: environment, signedDate: nil)
+        let records = rows.transactions.map(AppStoreRecord.transaction) + rows.others
+        if records.isEmpty {
+            return emit(.noted(line: element.line, note: "V1 \(type) notification carries no transaction"))
+        }
+        emitInLineOrder(records)
+    }
+
+    private mutating func emitInLineOrder(_ records: [AppStoreRecord]) {
+        for record in records.enumerated().sorted(by: { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }) {
+            emit(record.element)
+        }
+    }
+
+    /// `in_app` ∪ `latest_receipt_info` (one transaction in both: the latest copy) and
+    /// `pending_renewal_info`.
+    private func readRows(
+        inApp: LocatedJSON?, latest: LocatedJSON?, pending: LocatedJSON?, environment: String?, signedDate: Instant?
+    ) -> ReceiptRows {
+        var rows = ReceiptRows()
+        var indexByID: [String: Int] = [:]
+        for (name, list) in [("in_app", inApp), ("latest_receipt_info", latest)] {
+            guard let list else { continue }
+            guard let elements = list.elements else {
+                let detail = list.members != nil ? ": an iOS 6-style transaction receipt, not read" : ""
+                rows.others.append(.rejected(line: list.line, reason: "\(name) is \(list.typeName)\(detail)"))
+                continue
+            }
+            for row in elements {
+                guard row.members != nil else {
+                    rows.others.append(
+                        .rejected(line: row.line, reason: "\(name) element is \(row.typeName), not an object"))
+                    continue
+                }
+                let transaction = Self.transaction(row, environment: environment, signedDate: signedDate)
+                let purchase = AppStoreValue.instant(row["purchase_date_ms"])
+                if let id = transaction.fields[.transactionID], let index = indexByID[id] {
+                    rows.transactions[index] = transaction
+                    rows.purchases[index] = purchase
+                } else {
+                    transaction.fields[.transactionID].map { indexByID[$0] = rows.transactions.count }
+                    rows.transactions.append(transaction)
+                    rows.purchases.append(purchase)
+                }
+            }
+        }
+        for entry in pending?.elements ?? [] {
+            guard let subscription = entry["original_transaction_id"]?.text else {
+                rows.others.append(
+                    .rejected(line: entry.line, reason: "pending_renewal_info entry names no original_transaction_id"))
+                continue
+            }
+            let graceEnds = AppStoreValue.date(entry["grace_period_expires_date_ms"])
+            let state = AppStorePayloadMapping.renewalState(
+                retrying: entry["is_in_billing_retry_period"]?.text, graceEnds: graceEnds,
+                expirationIntent: entry["expiration_intent"]?.text)
+            rows.others.append(
+                .renewal(
+                    AppStoreRenewal(
+                        line: entry.line, originalTransactionID: subscription, renewalState: state,
+                        gracePeriodExpiresDate: graceEnds, signedDate: signedDate, trust: .unsigned)))
+        }
+        return rows
+    }
+
+    /// An `in_app` / `latest_receipt_info` row as a transaction (customer set by the caller).
+    private static func transaction(
+        _ row: LocatedJSON, environment: String?, signedDate: Instant?
+    ) -> AppStoreTransaction {
+        var fields: [TransactionField: String] = [:]
+        fields[.transactionID] = row["transaction_id"]?.text
+        fields[.originalTransactionID] = row["original_transaction_id"]?.text
+        fields[.productID] = row["product_id"]?.text
+        fields[.productType] = row["expires_date_ms"]?.text == nil ? "non_consumable" : "auto_renewable"
+        fields[.purchaseDate] = AppStoreValue.date(row["purchase_date_ms"])
+        fields[.expiresDate] = AppStoreValue.date(row["expires_date_ms"])
+        fields[.revocationDate] = AppStoreValue.date(row["cancellation_date_ms"])
+        fields[.ownershipType] = row["in_app_ownership_type"]?.text.map(AppStoreValue.ownership)
+        fields[.environment] = environment
+        return AppStoreTransaction(
+            line: row.line, fields: fields, appTransactionID: nil, appAccountToken: row["app_account_token"]?.text,
+            signedDate: signedDate, trust: .unsigned)
+    }
+
+    /// The canonical environment of a receipt: sandbox when the body or the `receipt_type`
+    /// (`ProductionSandbox`, `ProductionVPPSandbox`) says so, else production when either says
+    /// Production; an unknown value stays as written.
+    static func receiptEnvironment(_ environment: String?, receiptType: String?) -> String? {
+        if environment == "Sandbox" || receiptType?.hasSuffix("Sandbox") == true { return "sandbox" }
+        if let environment { return AppStoreValue.environment(environment) }
+        if let receiptType { return receiptType.hasPrefix("Production") ? "production" : receiptType }
+        return nil
+    }
+}
+
+/// verifyReceipt's `status` codes (FORMATS.md §5).
+enum ReceiptStatus {
+    /// The rejection reason for a status other than 0.
+    static func reason(_ status: String, retryable: LocatedJSON?) -> String {
+        guard let code = Int(status) else { return "verifyReceipt status \"\(Excerpt.of(status))\" is not a number" }
+        return "verifyReceipt status \(code): " + meaning(code, retryable: retryable?.text)
+    }
+
+    /// What a status means.
+    static func meaning(_ code: Int, retryable: String?) -> String {
+        switch code {
+        case 21000: return "the request was not a POST or its JSON was unreadable"
+        case 21001: return "a status the App Store no longer sends"
+        case 21002: return "the receipt data was malformed or the service had a temporary issue"
+        case 21003: return "the receipt could not be authenticated"
+        case 21004: return "the shared secret does not match the account's"
+        case 21005: return "the receipt server was unavailable"
+        case 21006: return "the receipt is valid but the subscription has expired (iOS 6-style receipts only)"
+        case 21007: return "a sandbox receipt was sent to production: verify it against the sandbox"
+        case 21008: return "a production receipt was sent to the sandbox: verify it against production"
+        case 21009: return "internal data access error"
+        case 21010: return "the user account cannot be found or has been deleted"
+        case 21100...21199:
+            return "internal data access error" + (retryable.map { " (is-retryable: \($0))" } ?? "")
+        default: return "unknown status \(code)"
+        }
+    }
+}
