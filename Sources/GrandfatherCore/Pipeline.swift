@@ -1,3 +1,5 @@
+import Foundation
+
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
 /// 1. **Ingest** (`Ingest/`): input paths → `InputDescription` (format and kind by
@@ -23,24 +25,27 @@ public enum Pipeline {
     ///   - progress: told how much input was read, for a progress bar.
     ///   - previous: what to compare with: the previous run's snapshot, or why there is none.
     ///   - stops: where a test asks the process to die.
+    ///   - signatures: how App Store inputs' signatures are treated.
     /// - Throws: `GrandfatherError` when an input cannot be recognised or read.
     public static func audit(
         policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink? = nil,
-        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops(),
+        signatures: SignatureChecks = SignatureChecks()
     ) throws(GrandfatherError) -> Audit {
         try audit(
             policy: policy, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions(),
-            previous: previous, stops: stops)
+            previous: previous, stops: stops, signatures: signatures)
     }
 
     /// The same, with the ingest stage's range options (tests force small ranges).
     static func audit(
         policy: Policy, inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions,
-        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops(),
+        signatures: SignatureChecks = SignatureChecks()
     ) throws(GrandfatherError) -> Audit {
         try audits(
             policies: [policy], inputs: inputs, asOf: asOf, progress: progress, options: options, previous: previous,
-            stops: stops)[0]
+            stops: stops, signatures: signatures)[0]
     }
 
     /// Reads `inputs` once and classifies them under each of `policies`, for a dry run that
@@ -50,18 +55,25 @@ public enum Pipeline {
     /// - Throws: `GrandfatherError.usage` when the policies' time zones differ, and what
     ///   `audit` throws.
     public static func audits(
-        policies: [Policy], inputs: [String], asOf: Instant, progress: ProgressSink? = nil
+        policies: [Policy], inputs: [String], asOf: Instant, progress: ProgressSink? = nil,
+        signatures: SignatureChecks = SignatureChecks()
     ) throws(GrandfatherError) -> [Audit] {
-        try audits(policies: policies, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions())
+        try audits(
+            policies: policies, inputs: inputs, asOf: asOf, progress: progress, options: IngestOptions(),
+            signatures: signatures)
     }
 
     static func audits(
         policies: [Policy], inputs: [String], asOf: Instant, progress: ProgressSink?, options: IngestOptions,
-        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops()
+        previous: PreviousRun = .none(.firstRun), stops: TestStops = TestStops(),
+        signatures: SignatureChecks = SignatureChecks()
     ) throws(GrandfatherError) -> [Audit] {
         guard let policy = policies.first else { throw .usage("no policy given") }
         guard policies.allSatisfy({ $0.defaultTimeZone == policy.defaultTimeZone }) else {
             throw .usage("the policies read zone-less timestamps in different default_time_zone values")
+        }
+        guard policies.allSatisfy({ $0.apple == policy.apple }) else {
+            throw .usage("the policies read App Store files differently: their apple sections differ")
         }
         let clock = ContinuousClock()
         let ingestStart = clock.now
@@ -77,15 +89,28 @@ public enum Pipeline {
         let ledger = ShardedLedger(
             policy: policy, asOf: asOf, expectedTransactions: expected, followers: Array(followers))
         let meter = ProgressMeter(sink: progress, total: described.reduce(0) { $0 + $1.0.size })
+        // App Store files are read together first: their customers link across files.
+        let appStore = try AppStoreIngest.read(
+            described.map(\.0).filter { $0.format == .appStore }, policy: policy, checks: signatures,
+            normalizer: normalizer, ledger: ledger,
+            now: Instant(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)), meter: meter)
+        var appStoreReports = appStore.reports.makeIterator()
         var reports: [InputReport] = []
         var rejections: [Rejection] = []
         for (description, header) in described {
+            if description.format == .appStore, let report = appStoreReports.next() {
+                reports.append(report)
+                rejections.append(contentsOf: appStore.rejections.filter { $0.file == description.path })
+                continue
+            }
             let (report, fileRejections) = try FileIngest.read(
                 description, header: header, normalizer: normalizer, ledger: ledger, options: options,
                 meter: meter)
             reports.append(report)
             rejections.append(contentsOf: fileRejections)
         }
+        let appStoreSummary =
+            appStore.summary.files > 0 || signatures != SignatureChecks() ? appStore.summary : nil
         let ingested = seconds(clock.now - ingestStart)
         stops.reach(.afterIngest)
 
@@ -95,7 +120,12 @@ public enum Pipeline {
             timings.ingest = ingested
             let classifyStart = clock.now
             let classifier = Classifier(policy: policy, asOf: asOf)
-            let (customers, activities) = ledger.finish()
+            var (customers, activities) = ledger.finish()
+            if !appStore.unlinkedCustomers.isEmpty {
+                for index in customers.indices where appStore.unlinkedCustomers.contains(customers[index].id) {
+                    customers[index].isUnlinked = true
+                }
+            }
             stops.reach(.midClassify)
             let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
             let revenue = RevenueAtStake(results)
@@ -111,7 +141,8 @@ public enum Pipeline {
             audits.append(
                 Audit(
                     policy: policy, asOf: asOf, inputs: reports, rejections: rejections, customers: results,
-                    timings: timings, changes: changes, revenue: revenue, previous: previous.snapshot))
+                    timings: timings, changes: changes, revenue: revenue, previous: previous.snapshot,
+                    appStore: appStoreSummary))
         }
         return audits
     }
@@ -121,7 +152,7 @@ public enum Pipeline {
     static func estimatedTransactions(_ inputs: [InputDescription]) throws(GrandfatherError) -> Int {
         var total = 0.0
         var sample: [UInt8] = []
-        for input in inputs where input.kind == .transactions {
+        for input in inputs where input.kind == .transactions && input.format != .appStore {
             let source = try ByteSource(path: input.path)
             let count = try source.read(at: source.dataStart, count: 1 << 18, into: &sample)
             let lines = sample[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }

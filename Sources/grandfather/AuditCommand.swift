@@ -62,9 +62,11 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
 
         let progress = Stderr.isTerminal && logFormat == .human ? TerminalProgress() : nil
         let audit = try Pipeline.audit(
-            policy: policy, inputs: options.inputs, asOf: instant, progress: progress, previous: before, stops: stops)
+            policy: policy, inputs: options.inputs, asOf: instant, progress: progress, previous: before, stops: stops,
+            signatures: options.signatureChecks)
         progress?.finish()
         log.stages(audit)
+        if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }
 
         let writer = RunWriter(directory: out, keep: keep, failAt: TestEnvironment.failPoint, stops: stops)
         let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: startedAt)

@@ -49,7 +49,8 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
             "start", "comparison of 2 policies over \(inputs.count) input(s) into \(out)",
             ["inputs": .array(inputs.map { .string($0) }), "out": .string(out), "as_of": .string(instant.iso8601)])
         let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: RunID.iso8601(started))
-        let audits = try Pipeline.audits(policies: policies, inputs: inputs, asOf: instant)
+        let audits = try Pipeline.audits(
+            policies: policies, inputs: inputs, asOf: instant, signatures: options.signatureChecks)
         log.stages(audits[0])
         let comparison = try PolicyComparison(audits[0], audits[1])
         let writer = RunWriter(directory: out)

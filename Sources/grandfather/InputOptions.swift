@@ -19,8 +19,37 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("log-format"), help: "How events go to stderr: human or json (one object per line).")
     var logFormat: LogFormat = .human
 
-    @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines).")
+    @Option(
+        name: .customLong("trusted-root"),
+        help: "A root certificate (DER or PEM) trusted for App Store signatures beside Apple Root CA - G3; repeatable.")
+    var trustedRoots: [String] = []
+
+    @Option(
+        name: .customLong("verify-at"),
+        help: "When App Store certificate chains must be valid: signed-date (each payload's own) or now.")
+    var verifyAt: SignatureChecks.VerifyAt = .signedDate
+
+    @ArgumentParser.Flag(
+        name: .customLong("trust-decoded"),
+        help: "Read App Store payloads that carry no signature (decoded JSON, verifyReceipt responses).")
+    var trustDecoded = false
+
+    @ArgumentParser.Flag(
+        name: .customLong("no-verify"), help: "Read signed App Store content without checking its signatures.")
+    var noVerify = false
+
+    @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines) and App Store files.")
     var inputs: [String] = []
+
+    /// How App Store signatures are treated; every report says when this weakens trust.
+    var signatureChecks: SignatureChecks {
+        var checks = SignatureChecks()
+        checks.verify = !noVerify
+        checks.verifyAt = verifyAt
+        checks.trustDecoded = trustDecoded
+        checks.trustedRoots = trustedRoots
+        return checks
+    }
 
     /// The policies at `paths`, and the as-of instant the first reads zone-less times in.
     func load(policies paths: [String]) throws(GrandfatherError) -> ([Policy], Instant) {
@@ -49,6 +78,8 @@ struct InputOptions: ParsableArguments {
         }
     }
 }
+
+extension SignatureChecks.VerifyAt: ExpressibleByArgument {}
 
 /// A command that reports through an `EventLog`; the entry point reads the format before
 /// running it, so that even a failure is reported in that format.

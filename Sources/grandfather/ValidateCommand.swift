@@ -31,7 +31,8 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
         log.event(
             "start", "validation of \(options.inputs.count) input(s)",
             ["inputs": .array(options.inputs.map { .string($0) }), "as_of": .string(instant.iso8601)])
-        let audit = try Pipeline.audit(policy: policy, inputs: options.inputs, asOf: instant)
+        let audit = try Pipeline.audit(
+            policy: policy, inputs: options.inputs, asOf: instant, signatures: options.signatureChecks)
         log.stages(audit)
         print(ValidationReport.render(audit), terminator: "")
         if audit.exceedsRejectionThreshold {
@@ -57,6 +58,8 @@ enum ValidationReport {
         text += "rejected; rejected fraction \(String(format: "%.4f", audit.rejectedFraction)), "
         text += "max \(audit.policy.maxRejectedFraction)"
         text += audit.exceedsRejectionThreshold ? " (EXCEEDED)\n" : "\n"
+        if let warning = AppStoreSection.warning(audit.appStore) { text += "warning: \(warning)\n" }
+        for line in AppStoreSection.lines(audit.appStore) { text += line + "\n" }
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }

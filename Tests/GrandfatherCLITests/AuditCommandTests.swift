@@ -15,7 +15,7 @@ import Testing
         #expect(
             files == ["customers.csv", "rejected.csv", "report.html", "snapshot.sqlite", "summary.json", "summary.md"])
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
-        #expect(try dump.userVersion() == 2)
+        #expect(try dump.userVersion() == 3)
         #expect(
             try dump.tables() == [
                 "changes", "customer_flags", "customers", "deciding_transactions", "entitlements", "flag_catalog",

@@ -16,6 +16,9 @@ public struct Audit: Sendable {
     public var revenue: RevenueAtStake
     /// The previous run's snapshot, whose `runs` rows the new snapshot carries forward.
     public var previous: PreviousSnapshot?
+    /// What the App Store inputs amounted to and how their signatures were treated; `nil`
+    /// when the run read none and checked signatures as by default.
+    public var appStore: AppStoreSummary? = nil
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { inputs.reduce(0) { $0 + $1.rowsRejected } }

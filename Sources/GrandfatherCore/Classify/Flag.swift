@@ -20,6 +20,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     case sandbox
     case conflictingDuplicate = "conflicting_duplicate"
     case impossibleDates = "impossible_dates"
+    case unlinkedTransactions = "unlinked_transactions"
 
     /// How much attention a flag asks for (SPEC §6).
     public enum Severity: String, CaseIterable, Sendable, Codable {
@@ -43,7 +44,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
         case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox:
             return .info
         case .missingOriginalVersion, .unparseableVersion, .orphanTransactions, .conflictingDuplicate,
-            .impossibleDates:
+            .impossibleDates, .unlinkedTransactions:
             return .data
         }
     }
@@ -89,6 +90,9 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             return "A transaction id appears with different content; every version was used."
         case .impossibleDates:
             return "A date lies after the as-of instant, or an expiry before its purchase."
+        case .unlinkedTransactions:
+            return
+                "App Store transactions that name no appTransactionId or appAccountToken and share no subscription with a known customer; this customer stands for one subscription."
         }
     }
 

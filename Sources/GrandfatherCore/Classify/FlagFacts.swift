@@ -8,6 +8,7 @@ struct FlagFacts {
     let hasVersion: Bool
     let hasPlatform: Bool
     let isOrphan: Bool
+    let isUnlinked: Bool
     let isSandbox: Bool
     // The version against the platform's cutover (SPEC §8.10, §8.17).
     let hasCutoverVersion: Bool
@@ -42,6 +43,7 @@ struct FlagFacts {
         hasVersion = customer.originalAppVersion != nil
         hasPlatform = customer.platform != nil
         isOrphan = customer.isOrphan
+        isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox
         let cutoverVersion = customer.platform.flatMap { rules.version(for: $0) }
         hasCutoverVersion = cutoverVersion != nil
@@ -109,6 +111,7 @@ struct FlagFacts {
         case .sandbox: return isSandbox
         case .conflictingDuplicate: return hasConflictingDuplicate
         case .impossibleDates: return impossibleDates
+        case .unlinkedTransactions: return isUnlinked
         }
     }
 

@@ -63,6 +63,7 @@ extension Flag {
         case .sandbox: return 15
         case .conflictingDuplicate: return 16
         case .impossibleDates: return 17
+        case .unlinkedTransactions: return 18
         }
     }
 }

@@ -20,6 +20,19 @@ enum InputRecognizer {
         guard let format else {
             throw .input(file: path, line: nil, message: "empty file: no header or record to recognise")
         }
+        // App Store shapes are told apart before the canonical ones: a file of JWS strings
+        // is not CSV, and a certificate is not records at all.
+        switch prefix.withUnsafeBytes({ AppStoreRecognizer.recognize($0) }) {
+        case .appStore(let shape):
+            var description = InputDescription(
+                path: path, format: .appStore, kind: .transactions, size: Int64(source.size))
+            description.appStoreShape = shape
+            return (description, nil)
+        case .notRecords(let what):
+            throw .input(file: path, line: nil, message: what)
+        case nil:
+            break
+        }
         let names: [String]
         var header: [String]?
         switch format {
@@ -29,6 +42,8 @@ enum InputRecognizer {
             }
             header = found
             names = found
+        case .appStore:
+            throw .internal("an App Store shape reached the canonical recognition")
         case .jsonArray, .jsonLines:
             var (keys, problem) = firstObjectKeys(prefix, format: format)
             while keys == nil, prefix.count < maximumPeek,

@@ -25,6 +25,8 @@ public enum InputFormat: String, Sendable, Codable {
     case csv
     case jsonArray = "json"
     case jsonLines = "jsonl"
+    /// One of the App Store's own shapes (signed transactions, notifications, receipts…).
+    case appStore = "app-store"
 }
 
 /// The fields of a customers record, in SPEC §2 order; raw values index `RawRow.spans`.

@@ -19,6 +19,8 @@ public struct Customer: Sendable, Equatable {
     public var environment: Environment
     /// Whether this customer was created from transactions alone.
     public var isOrphan: Bool
+    /// Whether it stands for an App Store subscription that no customer identity reached.
+    public var isUnlinked = false
 
     /// Creates a customer.
     public init(

@@ -20,6 +20,8 @@ public struct Policy: Sendable {
     public var defaultTimeZone: WallClockZone?
     /// How to convert revenue at stake into one reporting currency; `nil`: never converted.
     public var exchangeRates: ExchangeRates?
+    /// How App Store files are read (`apple`).
+    public var apple = ApplePolicy()
     /// SHA-256 of the policy file's bytes, hex: names the policy in `runs`.
     public var digest: String
     /// The policy file's text, kept for `runs`.

@@ -62,7 +62,7 @@ public enum PolicyLoader {
 }
 
 /// Walks the policy's JSON, checking each key against what SPEC §3 allows.
-private struct PolicyReader {
+struct PolicyReader {
     let file: String
 
     func fail(_ member: JSONMember, _ path: String, _ message: String) -> GrandfatherError {
@@ -93,10 +93,12 @@ private struct PolicyReader {
         var maxFraction = 0.001
         var zone: WallClockZone?
         var exchange: ExchangeRates?
+        var apple = ApplePolicy()
         for member in members {
             switch member.key {
             case "name": name = try string(member, "name")
             case "fx": exchange = try exchangeRates(member)
+            case "apple": apple = try applePolicy(member)
             case "cutover": cutoverMember = member
             case "grandfathered_entitlements":
                 let list = try stringList(member, "grandfathered_entitlements")
@@ -131,7 +133,7 @@ private struct PolicyReader {
         return Policy(
             name: name, cutover: cutover, grandfatheredEntitlements: entitlements, products: products,
             nonRenewingTermDays: termDays, edgeWindowSeconds: windowSeconds, maxRejectedFraction: maxFraction,
-            defaultTimeZone: zone, exchangeRates: exchange, digest: "", sourceText: "")
+            defaultTimeZone: zone, exchangeRates: exchange, apple: apple, digest: "", sourceText: "")
     }
 
     func cutover(_ member: JSONMember, zone: WallClockZone?) throws(GrandfatherError) -> Cutover {

@@ -17,9 +17,12 @@ public enum SummaryJSON {
         var dataQuality: DataQuality
         var changesSincePreviousRun: Changes
         var revenueAtStake: Revenue
+        /// Present when the run read App Store files or treated signatures otherwise than by default.
+        var appStore: AppStoreSummaryJSON?
 
         enum CodingKeys: String, CodingKey {
             case schema, status, customers, classes, flags, policy
+            case appStore = "app_store"
             case toolVersion = "tool_version"
             case asOf = "as_of"
             case dataQuality = "data_quality"
@@ -182,7 +185,8 @@ public enum SummaryJSON {
                 thresholdExceeded: audit.exceedsRejectionThreshold,
                 files: audit.inputs),
             changesSincePreviousRun: Changes(audit.changes),
-            revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates))
+            revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates),
+            appStore: audit.appStore.map(AppStoreSummaryJSON.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

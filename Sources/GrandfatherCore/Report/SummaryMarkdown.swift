@@ -15,6 +15,7 @@ public enum SummaryMarkdown {
         } else {
             md += "Status: ok.\n\n"
         }
+        if let warning = AppStoreSection.warning(audit.appStore) { md += "**Warning: \(warning)**\n\n" }
         md += "| | |\n| --- | --- |\n"
         md += "| as of | \(audit.asOf.iso8601) |\n"
         md += "| policy | \(cell(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
@@ -47,6 +48,7 @@ public enum SummaryMarkdown {
         md +=
             "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
+        for line in AppStoreSection.lines(audit.appStore) { md += cell(line) + "\n\n" }
 
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)

@@ -7,9 +7,10 @@
 /// Versions: 1, the first; 2 adds `changes`, in `runs` `previous_run_id`, `compare_seconds`
 /// and `customers_changed` (older runs carried forward have them NULL), `product_id` and
 /// `product_type` in `entitlements`, and `deciding_transactions` (with `entitlements`, the
-/// transactions that decided, which `grandfather explain` reads).
+/// transactions that decided, which `grandfather explain` reads); 3 adds `app_store_json` in
+/// `runs`: how App Store signatures were treated and what those inputs held.
 enum SnapshotSchema {
-    static let version = 2
+    static let version = 3
 
     /// The columns of `runs`, in table order: a new version only appends, so that rows
     /// carried forward from an older snapshot line up by name.
@@ -17,7 +18,7 @@ enum SnapshotSchema {
         "run_id", "started_at", "as_of", "status", "exit_code", "tool_version", "policy_name", "policy_sha256",
         "policy_json", "inputs_json", "rows_read", "rows_accepted", "rows_rejected", "customers", "ingest_seconds",
         "classify_seconds", "reports_seconds", "snapshot_seconds", "previous_run_id", "compare_seconds",
-        "customers_changed",
+        "customers_changed", "app_store_json",
     ]
 
     /// `column` is one of `values`, written as equalities: SQLite evaluates a constant
@@ -127,6 +128,7 @@ enum SnapshotSchema {
                 previous_run_id TEXT,
                 compare_seconds REAL,
                 customers_changed INTEGER,
+                app_store_json TEXT,
                 CHECK (rows_read = rows_accepted + rows_rejected)
             )
             """,

@@ -297,6 +297,7 @@ enum SnapshotWriter {
                 audit.policy.sourceText, inputs, audit.rowsRead, audit.rowsAccepted, audit.rowsRejected,
                 audit.customers.count, timings.ingest, timings.classify, timings.reports, timings.snapshot,
                 previousRunID, compared ? timings.compare : nil, compared ? audit.changes.changes.count : nil,
+                try audit.appStore.map { String(decoding: try encoder.encode(AppStoreSummaryJSON($0)), as: UTF8.self) },
             ])
     }
 }

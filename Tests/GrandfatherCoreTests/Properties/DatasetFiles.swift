@@ -83,6 +83,8 @@ extension GeneratedDataset {
             }
             writer.text("]")
             writer.lineBreak()
+        case .appStore:
+            preconditionFailure("generated datasets are canonical files only")
         }
         random = writer.random
         let file =

@@ -95,6 +95,10 @@ struct ReportPage {
     let styleSheet = Templates.styleSheet
     var policyName, policyDigest, asOf, customers, statusText, statusStyle, toolVersion: String
     var facts: [Fact]
+    /// Set when the run read App Store content it did not verify.
+    var trustWarning: String?
+    /// The App Store lines of `summary.md`, when the run read App Store files.
+    var appStoreLines: [String]
     var inputs: [InputRow]
     var rowsRead, rowsAccepted, rowsRejected, rejectedFraction, maxRejectedFraction: String
     var classChart: Chart
@@ -134,6 +138,8 @@ struct ReportPage {
             Fact(label: "edge window", value: "\(window) either side of the cutover"),
             Fact(label: "customers", value: customers),
         ]
+        trustWarning = AppStoreSection.warning(audit.appStore)
+        appStoreLines = AppStoreSection.lines(audit.appStore)
         inputs = audit.inputs.map {
             InputRow(
                 path: $0.path, kind: $0.kind.rawValue, format: $0.format.rawValue, size: String($0.sizeBytes),

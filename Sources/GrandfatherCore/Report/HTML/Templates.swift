@@ -75,6 +75,7 @@ enum Templates {
         <h1>Grandfather audit</h1>
         <p class="lead">{{policyName}} · as of {{asOf}} · {{customers}} customers</p>
         <p><span class="status {{statusStyle}}">{{statusText}}</span></p>
+        {{#trustWarning}}<p><span class="status exceeded">Warning: {{trustWarning}}</span></p>{{/trustWarning}}
         </header>
 
         <section id="run">
@@ -93,6 +94,7 @@ enum Templates {
         </table>
         <p>Every file: rows read = accepted + rejected. Rejected fraction {{rejectedFraction}} \
         (max {{maxRejectedFraction}}); each rejected row is listed in <code>rejected.csv</code>.</p>
+        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}
         </section>
 
         <section id="classes">

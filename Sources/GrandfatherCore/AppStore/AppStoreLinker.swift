@@ -1,0 +1,246 @@
+/// Turns the records of every App Store input of a run into canonical rows: one customer
+/// identity across files, one transaction per id where signed copies say which is newest,
+/// and each subscription's renewal state on its latest transaction.
+///
+/// The rules (README, "App Store files"):
+/// - A transaction's customer is the one its file names (a receipt), else its identity
+///   (`appTransactionId`, or `appAccountToken` when the policy says so), else the customer
+///   who owns its subscription (`originalTransactionId`) in the same run, else a customer of
+///   its own, `unlinked:<originalTransactionId>`, flagged `unlinked_transactions`.
+/// - Copies of one transaction id with `signedDate`s: those older than the newest are
+///   superseded (accepted, not used). Copies that cannot be ordered all go on, so that the
+///   ledger tells exact repeats from conflicting duplicates (SPEC §8.23).
+/// - Renewal info applies to the latest transaction (by purchase date) of its subscription;
+///   of several for one subscription, the newest signed wins. Renewal info whose
+///   subscription has no transaction in the run is rejected: it cannot be used.
+/// - An app transaction's customer id is its `appTransactionId` (under `app_account_token`
+///   identity: the token a transaction pairs with it, when one does); without a platform it
+///   takes `apple.default_platform`, or is rejected.
+struct AppStoreLinker {
+    /// The canonical rows one file contributes, in file order.
+    struct FileRows {
+        var customers: [(line: Int, fields: [CustomerField: String])] = []
+        var transactions: [(line: Int, fields: [TransactionField: String])] = []
+        var rejections: [(line: Int, reason: String)] = []
+        /// Rows accepted without a record of their own: notes, renewal info applied, and
+        /// superseded copies.
+        var acceptedWithoutRecord = 0
+        var superseded = 0
+    }
+
+    /// Prefix of the id of a customer made for a subscription no identity reaches.
+    static let unlinkedPrefix = "unlinked:"
+
+    let policy: ApplePolicy
+
+    /// Links `files` (one entry per App Store input, in input order).
+    func link(_ files: [[AppStoreRecord]]) -> (rows: [FileRows], unlinkedCustomers: Set<String>) {
+        var rows = Array(repeating: FileRows(), count: files.count)
+        var transactions: [Located<AppStoreTransaction>] = []
+        var customers: [Located<AppStoreCustomer>] = []
+        var renewals: [Located<AppStoreRenewal>] = []
+        for (file, records) in files.enumerated() {
+            for (order, record) in records.enumerated() {
+                switch record {
+                case .transaction(let value): transactions.append(Located(file: file, order: order, value: value))
+                case .customer(let value): customers.append(Located(file: file, order: order, value: value))
+                case .renewal(let value): renewals.append(Located(file: file, order: order, value: value))
+                case .noted: rows[file].acceptedWithoutRecord += 1
+                case .rejected(let line, let reason): rows[file].rejections.append((line, reason))
+                }
+            }
+        }
+
+        let kept = newestCopies(of: transactions, key: { $0.fields[.transactionID] }, rows: &rows)
+        var linked = kept.map { $0 }
+        let unlinked = assignCustomers(&linked)
+        applyRenewals(renewals, to: &linked, rows: &rows)
+        for located in linked {
+            rows[located.file].transactions.append((located.value.line, located.value.fields))
+        }
+
+        let tokens = accountTokensByAppTransaction(linked)
+        var named = customers
+        for index in named.indices {
+            if policy.customerIdentity == .appAccountToken, let id = named[index].value.appTransactionID,
+                let token = tokens[id]
+            {
+                named[index].value.fields[.customerID] = token
+            }
+        }
+        for located in newestCopies(of: named, key: { $0.fields[.customerID] }, rows: &rows) {
+            var fields = located.value.fields
+            if fields[.platform] == nil {
+                guard let platform = policy.defaultPlatform else {
+                    rows[located.file].rejections.append(
+                        (
+                            located.value.line,
+                            "app transaction has no originalPlatform (signed before iOS 18.4) and the policy sets no apple.default_platform"
+                        ))
+                    continue
+                }
+                fields[.platform] = platform.rawValue
+            }
+            rows[located.file].customers.append((located.value.line, fields))
+        }
+        for index in rows.indices {
+            rows[index].customers.sort { $0.line < $1.line }
+            rows[index].transactions.sort { $0.line < $1.line }
+        }
+        return (rows, unlinked)
+    }
+
+    /// Drops the copies of one key that an ordered copy supersedes, counting them as accepted
+    /// in their files; keeps input order otherwise.
+    private func newestCopies<Record: SignedRecord>(
+        of records: [Located<Record>], key: (Record) -> String?, rows: inout [FileRows]
+    ) -> [Located<Record>] {
+        var newest: [String: Instant] = [:]
+        for located in records {
+            guard let id = key(located.value), let signed = located.value.signedDate else { continue }
+            if let seen = newest[id], seen >= signed { continue }
+            newest[id] = signed
+        }
+        var kept: [Located<Record>] = []
+        for located in records {
+            if let id = key(located.value), let signed = located.value.signedDate, let latest = newest[id],
+                signed < latest
+            {
+                rows[located.file].acceptedWithoutRecord += 1
+                rows[located.file].superseded += 1
+                continue
+            }
+            kept.append(located)
+        }
+        return kept
+    }
+
+    /// Names each transaction's customer; returns the ids made for unlinked subscriptions.
+    private func assignCustomers(_ transactions: inout [Located<AppStoreTransaction>]) -> Set<String> {
+        // The owner of a subscription is the customer of its newest-signed identified
+        // transaction (ties: the smaller id), so the choice does not depend on file order.
+        var owners: [String: (customer: String, signed: Instant?)] = [:]
+        for index in transactions.indices {
+            let value = transactions[index].value
+            guard let customer = value.fields[.customerID] ?? identity(of: value) else { continue }
+            transactions[index].value.fields[.customerID] = customer
+            guard let chain = subscription(of: value) else { continue }
+            if let owner = owners[chain] {
+                let newer =
+                    (value.signedDate ?? .init(microseconds: .min)) > (owner.signed ?? .init(microseconds: .min))
+                let tie = value.signedDate == owner.signed && customer < owner.customer
+                if !newer && !tie { continue }
+            }
+            owners[chain] = (customer, value.signedDate)
+        }
+        var unlinked = Set<String>()
+        for index in transactions.indices where transactions[index].value.fields[.customerID] == nil {
+            guard let chain = subscription(of: transactions[index].value) else { continue }
+            if let owner = owners[chain] {
+                transactions[index].value.fields[.customerID] = owner.customer
+            } else {
+                let id = Self.unlinkedPrefix + chain
+                transactions[index].value.fields[.customerID] = id
+                unlinked.insert(id)
+            }
+        }
+        return unlinked
+    }
+
+    /// Sets each subscription's renewal state on its latest transaction: on every copy of
+    /// that transaction id still kept, so that copies stay alike.
+    private func applyRenewals(
+        _ renewals: [Located<AppStoreRenewal>], to transactions: inout [Located<AppStoreTransaction>],
+        rows: inout [FileRows]
+    ) {
+        var latest: [String: (id: String, purchased: String)] = [:]
+        for located in transactions {
+            guard let chain = subscription(of: located.value), let id = located.value.fields[.transactionID],
+                let purchased = located.value.fields[.purchaseDate]
+            else { continue }
+            if let current = latest[chain], !Self.isLater(purchased, than: current.purchased) { continue }
+            latest[chain] = (id, purchased)
+        }
+        var chosen: [String: Located<AppStoreRenewal>] = [:]
+        for located in renewals {
+            let chain = located.value.originalTransactionID
+            guard latest[chain] != nil else {
+                rows[located.file].rejections.append(
+                    (
+                        located.value.line,
+                        "renewal info for subscription \(Excerpt.of(chain)) matches no transaction in the App Store inputs"
+                    ))
+                continue
+            }
+            rows[located.file].acceptedWithoutRecord += 1
+            if let current = chosen[chain],
+                (current.value.signedDate ?? .init(microseconds: .min))
+                    > (located.value.signedDate ?? .init(microseconds: .min))
+            {
+                continue
+            }
+            chosen[chain] = located
+        }
+        guard !chosen.isEmpty else { return }
+        for index in transactions.indices {
+            guard let chain = subscription(of: transactions[index].value), let renewal = chosen[chain],
+                transactions[index].value.fields[.transactionID] == latest[chain]?.id
+            else { continue }
+            if let state = renewal.value.renewalState {
+                transactions[index].value.fields[.renewalState] = state
+            }
+            if let grace = renewal.value.gracePeriodExpiresDate {
+                transactions[index].value.fields[.gracePeriodExpiresDate] = grace
+            }
+        }
+    }
+
+    /// Under `app_account_token` identity: the token paired with each `appTransactionId`
+    /// by a transaction that carries both (the smallest, if several).
+    private func accountTokensByAppTransaction(_ transactions: [Located<AppStoreTransaction>]) -> [String: String] {
+        guard policy.customerIdentity == .appAccountToken else { return [:] }
+        var tokens: [String: String] = [:]
+        for located in transactions {
+            guard let id = located.value.appTransactionID, let token = located.value.appAccountToken else { continue }
+            if let seen = tokens[id], seen <= token { continue }
+            tokens[id] = token
+        }
+        return tokens
+    }
+
+    private func identity(of transaction: AppStoreTransaction) -> String? {
+        switch policy.customerIdentity {
+        case .appTransactionID: return transaction.appTransactionID
+        case .appAccountToken: return transaction.appAccountToken
+        }
+    }
+
+    private func subscription(of transaction: AppStoreTransaction) -> String? {
+        transaction.fields[.originalTransactionID] ?? transaction.fields[.transactionID]
+    }
+
+    private static let timestamps = TimestampParser(defaultZone: nil)
+
+    private static func isLater(_ text: String, than other: String) -> Bool {
+        switch (timestamps.parse(text), timestamps.parse(other)) {
+        case (.success(let a), .success(let b)): return a > b
+        case (.success, .failure): return true
+        default: return false
+        }
+    }
+}
+
+/// A record with the file it came from and its place there.
+private struct Located<Value> {
+    var file: Int
+    var order: Int
+    var value: Value
+}
+
+/// Records that may come in several signed copies.
+private protocol SignedRecord {
+    var signedDate: Instant? { get }
+}
+
+extension AppStoreTransaction: SignedRecord {}
+extension AppStoreCustomer: SignedRecord {}

@@ -1,0 +1,67 @@
+/// How a run treats the signatures of its App Store inputs (`--trusted-root`, `--verify-at`,
+/// `--trust-decoded`, `--no-verify`).
+public struct SignatureChecks: Sendable, Equatable {
+    /// When a certificate chain must have been valid.
+    public enum VerifyAt: String, Sendable, CaseIterable {
+        /// At each payload's own signing date (Apple's offline rule: old JWS still verify).
+        case signedDate = "signed-date"
+        /// At the present.
+        case now
+    }
+
+    /// `false` with `--no-verify`: signed content is read without checking.
+    public var verify = true
+    public var verifyAt = VerifyAt.signedDate
+    /// `--trust-decoded`: payloads that carry no signature (decoded JSON, verifyReceipt
+    /// responses) are read.
+    public var trustDecoded = false
+    /// `--trusted-root` files: roots trusted beside the pinned Apple Root CA - G3.
+    public var trustedRoots: [String] = []
+
+    public init() {}
+
+    /// Whether the run reads anything it did not verify, which every report then says.
+    public var weakensTrust: Bool { !verify || trustDecoded }
+
+    /// One line for reports and `runs`.
+    public var description: String {
+        var parts: [String] = []
+        if verify {
+            let roots =
+                trustedRoots.isEmpty
+                ? "Apple Root CA - G3"
+                : "Apple Root CA - G3 and --trusted-root " + trustedRoots.joined(separator: ", ")
+            parts.append(
+                "signatures verified against \(roots) at \(verifyAt == .now ? "the present" : "each payload's signedDate")"
+            )
+        } else {
+            parts.append("signatures NOT verified (--no-verify)")
+        }
+        parts.append(
+            trustDecoded
+                ? "unsigned payloads trusted (--trust-decoded)" : "unsigned payloads refused")
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// What the App Store inputs of a run amounted to, for every report and `runs`.
+public struct AppStoreSummary: Sendable, Equatable {
+    /// How signatures were treated.
+    public var checks: SignatureChecks
+    /// App Store files read.
+    public var files = 0
+    /// Rows read by the trust their content had; rows refused are not counted here.
+    public var rowsByTrust: [String: Int] = [:]
+    /// Notification types (`notificationType`, `/subtype` when given) and how many.
+    public var notificationTypes: [String: Int] = [:]
+    /// Types not in Apple's documented list: counted, not fatal.
+    public var unknownNotificationTypes: [String: Int] = [:]
+    /// Copies of a transaction or app transaction that a later-signed copy superseded.
+    public var superseded = 0
+    /// Customers made for subscriptions that no identity reached.
+    public var unlinkedCustomers = 0
+
+    public init(checks: SignatureChecks) {
+        self.checks = checks
+    }
+}
