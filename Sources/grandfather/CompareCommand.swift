@@ -52,6 +52,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
         let audits = try Pipeline.audits(
             policies: policies, inputs: inputs, asOf: instant, signatures: options.signatureChecks)
         log.stages(audits[0])
+        if let warning = AppStoreSection.warning(audits[0].appStore) { log.warning(warning) }
         let comparison = try PolicyComparison(audits[0], audits[1])
         let writer = RunWriter(directory: out)
         let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: RunID.iso8601(started))

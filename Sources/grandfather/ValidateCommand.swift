@@ -34,6 +34,7 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
         let audit = try Pipeline.audit(
             policy: policy, inputs: options.inputs, asOf: instant, signatures: options.signatureChecks)
         log.stages(audit)
+        if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }
         print(ValidationReport.render(audit), terminator: "")
         if audit.exceedsRejectionThreshold {
             throw GrandfatherError.dataQuality(

@@ -97,4 +97,19 @@ import Testing
             .text("SELECT json_extract(app_store_json, '$.verified') FROM runs")
         #expect(runs == "0")
     }
+
+    @Test func compareSaysSoToo() throws {
+        let cli = try CLI()
+        for name in Self.appleInputs + ["policy.json"] { try cli.copy(Self.folder.appendingPathComponent(name)) }
+        let result = try cli.run(
+            [
+                "compare", "--policy", "policy.json", "--policy", "policy.json", "--as-of", Self.asOf, "--no-verify",
+                "--out", "cmp",
+            ] + Self.appleInputs)
+        #expect(result.status == 0, "\(result.stderr)")
+        for report in ["compare.md", "compare.html"] {
+            let text = try String(contentsOfFile: cli.path("cmp/latest/\(report)"), encoding: .utf8)
+            #expect(text.contains("NOT verified (--no-verify)"), "\(report)")
+        }
+    }
 }

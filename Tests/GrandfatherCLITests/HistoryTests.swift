@@ -99,6 +99,28 @@ import Testing
         #expect(try snapshot.text("SELECT count(*) FROM changes") == "40")
     }
 
+    @Test func aSnapshotOfSchemaVersionTwoIsReadAsThePreviousRun() throws {
+        let cli = try CLI()
+        let arguments = try SmallData.install(in: cli)
+        let fixture = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        try cli.copy(fixture.appendingPathComponent("snapshot-v2.sqlite"))
+        #expect(try SnapshotDump(path: cli.path("snapshot-v2.sqlite")).userVersion() == 2)
+
+        let result = try cli.run(arguments + ["--previous", "snapshot-v2.sqlite"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let snapshot = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
+        let oldRun = "20261122T043720.595Z-27781"
+        // The old row comes forward with its own columns and NULL in the one it lacked.
+        #expect(
+            try snapshot.text(
+                "SELECT count(*) FROM runs WHERE run_id = '\(oldRun)' AND customers = 3 AND app_store_json IS NULL")
+                == "1")
+        #expect(try snapshot.text("SELECT previous_run_id FROM runs WHERE run_id <> '\(oldRun)'") == oldRun)
+        // The same three customers as the old run: nothing changed.
+        #expect(try snapshot.text("SELECT customers_changed FROM runs WHERE run_id <> '\(oldRun)'") == "0")
+        #expect(try snapshot.text("SELECT count(*) FROM changes") == "0")
+    }
+
     @Test func anUnreadablePreviousSnapshotIsAWarningAndTheRunGoesOn() throws {
         let cli = try CLI()
         let arguments = try SmallData.install(in: cli)

@@ -68,10 +68,20 @@ extension AppStoreReading {
             throw Refusal(reason: "JWS payload is \(ownKind.described), not \(role.described)")
         }
         guard let kind = role ?? ownKind else {
+            // The signature is still checked, so the reason says whether the content is Apple's.
+            let signedAt = AppStorePayloadMapping.signedDate(payload, kind: .transaction)
+            let environment = AppStorePayloadMapping.environment(payload, kind: .transaction)
+            let signature: String
+            switch checker.check(jws, signedAt: signedAt, environment: environment) {
+            case .verified: signature = "its signature verifies, but "
+            case .selfSigned: signature = "self-signed, and "
+            case .unchecked: signature = ""
+            case .refused(let reason): throw Refusal(reason: reason)
+            }
             let keys = payload.keys.isEmpty ? "none" : Excerpt.of(payload.keys.joined(separator: ", "))
             throw Refusal(
-                reason:
-                    "JWS payload is not a transaction, renewal info, app transaction or notification (keys: \(keys))"
+                reason: signature
+                    + "the JWS payload is not a transaction, renewal info, app transaction or notification (keys: \(keys))"
             )
         }
         if kind == .notification { count(notification: payload) }

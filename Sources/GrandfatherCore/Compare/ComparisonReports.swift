@@ -29,6 +29,8 @@ public enum ComparisonReports {
         md += "| customers | \(a.customers.count) |\n"
         md += "| rows read | \(a.rowsRead) (\(a.rowsRejected) rejected) |\n"
         md += "| customers treated differently | \(comparison.differences.count) |\n\n"
+        if let warning = AppStoreSection.warning(a.appStore) { md += "**Warning: \(warning)**\n\n" }
+        for line in AppStoreSection.lines(a.appStore) { md += SummaryMarkdown.cell(line) + "\n\n" }
 
         md += "## Classes, A (rows) to B (columns)\n\n"
         let axis = CustomerClass.allCases
@@ -121,6 +123,9 @@ struct ComparisonPage {
 
     let styleSheet = Templates.styleSheet
     var policyA, policyB, asOf, customers, differing: String
+    /// Set when the run read App Store content it did not verify.
+    var trustWarning: String?
+    var appStoreLines: [String]
     var columns: [String]
     var rows: [Row]
     var chart: Chart
@@ -137,6 +142,8 @@ struct ComparisonPage {
         asOf = comparison.a.asOf.iso8601
         customers = String(comparison.a.customers.count)
         differing = String(comparison.differences.count)
+        trustWarning = AppStoreSection.warning(comparison.a.appStore)
+        appStoreLines = AppStoreSection.lines(comparison.a.appStore)
         let axis = CustomerClass.allCases
         columns = axis.map(\.rawValue)
         rows = axis.map { from in

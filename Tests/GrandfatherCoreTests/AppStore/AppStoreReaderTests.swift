@@ -370,9 +370,27 @@ extension AppStoreReaderTests {
         let contents = try AppStoreFiles.readFixture("server-library/mock_signed_data/transactionInfo")
         #expect(
             contents.rejections == [
-                "JWS payload is not a transaction, renewal info, app transaction or notification "
+                "the JWS payload is not a transaction, renewal info, app transaction or notification "
                     + "(keys: environment, bundleId, signedDate)"
             ])
+    }
+
+    @Test("a mock payload of no known kind says that its signature verified against testCA.der")
+    func payloadOfNoKindVerified() throws {
+        let root = try AppStoreFiles.bytes("server-library/certs/testCA.der")
+        let verifier = SignatureVerifier(additionalRoots: [root], validationTime: .signedDate)
+        let bytes = try AppStoreFiles.bytes("server-library/mock_signed_data/transactionInfo")
+        guard case .appStore(let shape) = bytes.withUnsafeBytes({ AppStoreRecognizer.recognize($0) }) else {
+            Issue.record("the mock is not recognised as App Store content")
+            return
+        }
+        let contents = AppStoreFileReader.read(
+            bytes, shape: shape, options: AppStoreReadOptions(), checker: verifier)
+        guard case .rejected(_, let reason) = contents.records.first else {
+            Issue.record("the mock payload was not rejected")
+            return
+        }
+        #expect(reason.hasPrefix("its signature verifies, but the JWS payload is not a transaction"))
     }
 }
 

@@ -38,6 +38,8 @@ struct PolicySpec: Sendable {
     /// 1 by default, so that tests of rejected rows never trip the threshold.
     var maxRejectedFraction: Double? = 1
     var defaultTimeZone: String?
+    /// The `apple` section's JSON object text, if any.
+    var apple: String?
 
     /// The policy as JSON text.
     var json: String {
@@ -61,6 +63,7 @@ struct PolicySpec: Sendable {
         if let edgeWindowHours { top.append("\"edge_window_hours\": \(edgeWindowHours)") }
         if let maxRejectedFraction { top.append("\"max_rejected_fraction\": \(maxRejectedFraction)") }
         if let defaultTimeZone { top.append("\"default_time_zone\": \(quoted(defaultTimeZone))") }
+        if let apple { top.append("\"apple\": \(apple)") }
         return "{\n  " + top.joined(separator: ",\n  ") + "\n}\n"
     }
 }
@@ -100,8 +103,12 @@ enum AuditFixture {
     static let defaultAsOf = "2024-06-01T00:00:00Z"
 
     /// Runs the pipeline over `files`, given to it in this order.
+    ///
+    /// `binaryFiles` are written beside them (certificates); `signatures.trustedRoots` name
+    /// files of the fixture's folder.
     static func run(
-        _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = defaultAsOf
+        _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = defaultAsOf,
+        binaryFiles: [(name: String, bytes: [UInt8])] = [], signatures: SignatureChecks = SignatureChecks()
     ) throws -> AuditRun {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("grandfather-unit-\(UUID().uuidString)", isDirectory: true)
@@ -116,12 +123,15 @@ enum AuditFixture {
             try Data(file.contents.utf8).write(to: url)
             inputs.append(url.path)
         }
+        for file in binaryFiles { try Data(file.bytes).write(to: folder.appendingPathComponent(file.name)) }
+        var checks = signatures
+        checks.trustedRoots = signatures.trustedRoots.map { folder.appendingPathComponent($0).path }
         let instant: Instant
         switch TimestampParser(defaultZone: loaded.defaultTimeZone).parse(asOf) {
         case .success(let value): instant = value
         case .failure(let problem): throw GrandfatherError.usage("as-of: \(problem)")
         }
-        let audit = try Pipeline.audit(policy: loaded, inputs: inputs, asOf: instant)
+        let audit = try Pipeline.audit(policy: loaded, inputs: inputs, asOf: instant, signatures: checks)
         return AuditRun(audit: audit, folder: folder.path)
     }
 

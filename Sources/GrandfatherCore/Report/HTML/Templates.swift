@@ -187,6 +187,8 @@ enum Templates {
         <header>
         <h1>Dry run: two policies compared</h1>
         <p class="lead">as of {{asOf}} · {{customers}} customers · {{differing}} treated differently</p>
+        {{#trustWarning}}<p><span class="status exceeded">Warning: {{trustWarning}}</span></p>{{/trustWarning}}
+        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}
         </header>
 
         <section id="policies">
