@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// How App Store files are read: which unsigned data to accept and what the policy expects.
 struct AppStoreReadOptions: Sendable, Equatable {
     /// Accept data that carries no signature (decoded payloads, verifyReceipt responses,
@@ -46,14 +49,44 @@ enum AppStoreFileReader {
     static func read(
         _ bytes: [UInt8], shape: AppStoreShape, options: AppStoreReadOptions, checker: some JWSChecking
     ) -> AppStoreFileContents {
-        var reading = AppStoreReading(options: options, checker: checker)
-        if shape == .jwsLines {
-            reading.readJWSLines(bytes)
-        } else {
-            reading.readJSON(bytes)
+        // The file is first cut into its top-level units (JWS lines, or JSON elements and
+        // syntax errors), in order; the units, where verifying signatures costs nearly all
+        // the time, are then read in parts on every core and the parts' rows joined in order.
+        var collecting = AppStoreReading(options: options, checker: checker)
+        let units = shape == .jwsLines ? collecting.jwsLineUnits(bytes) : collecting.jsonUnits(bytes)
+        let parts = min(units.count, max(1, ProcessInfo.processInfo.activeProcessorCount) * 4)
+        guard parts > 1 else {
+            for unit in units { collecting.read(unit, in: bytes) }
+            return collecting.contents
         }
-        return reading.contents
+        let slots = ResultSlots<AppStoreFileContents>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var reading = AppStoreReading(options: options, checker: checker)
+            for unit in units[(units.count * part / parts)..<(units.count * (part + 1) / parts)] {
+                reading.read(unit, in: bytes)
+            }
+            slots.store(part, .success(reading.contents))
+        }
+        var contents = AppStoreFileContents()
+        for part in 0..<parts {
+            // Every job stores a success; `take` cannot throw here.
+            guard let read = try? slots.take(part) else { continue }
+            contents.records.append(contentsOf: read.records)
+            contents.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
+            contents.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)
+        }
+        return contents
     }
+}
+
+/// A top-level unit of an App Store file: read on its own, on any core.
+enum AppStoreUnit: Sendable {
+    /// One line of a JWS-lines file: where its bytes lie (the file is not copied).
+    case jws(line: Int, bytes: Range<Int>)
+    /// One top-level JSON value.
+    case element(LocatedJSON)
+    /// A syntax error, where it stands among the units.
+    case rejected(line: Int, reason: String)
 }
 
 /// The state of reading one file: the options, the checker and the rows so far.
@@ -77,38 +110,52 @@ struct AppStoreReading {
 
     // MARK: - Containers
 
+    /// Reads one unit of the file `file`.
+    mutating func read(_ unit: AppStoreUnit, in file: [UInt8]) {
+        switch unit {
+        case .jws(let line, let range):
+            readSigned(String(decoding: file[range], as: UTF8.self), line: line, role: nil)
+        case .element(let element): readElement(element)
+        case .rejected(let line, let reason): reject(line, reason)
+        }
+    }
+
     /// A text file of compact JWS, one a line; blank lines are skipped.
-    mutating func readJWSLines(_ bytes: [UInt8]) {
+    func jwsLineUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
+        var units: [AppStoreUnit] = []
         var line = 0
         for var text in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             line += 1
             if line == 1, text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
             if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            readSigned(String(decoding: text, as: UTF8.self), line: line, role: nil)
+            units.append(.jws(line: line, bytes: text.startIndex..<text.endIndex))
         }
+        return units
     }
 
-    /// A JSON array (each element read), or one or more top-level values (one object, or
+    /// A JSON array (each element a unit), or one or more top-level values (one object, or
     /// JSON Lines).
-    mutating func readJSON(_ bytes: [UInt8]) {
+    func jsonUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
         bytes.withUnsafeBytes { raw in
             let start = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             var parser = JSONParser(bytes: raw, line: 1, start: start)
             parser.skipWhitespace()
+            var units: [AppStoreUnit] = []
             if parser.current == UInt8(ascii: "[") {
-                readArray(&parser)
+                Self.arrayUnits(&parser, into: &units)
             } else {
-                readValues(&parser, raw)
+                Self.valueUnits(&parser, raw, into: &units)
             }
+            return units
         }
     }
 
-    private mutating func readArray(_ parser: inout JSONParser) {
+    private static func arrayUnits(_ parser: inout JSONParser, into units: inout [AppStoreUnit]) {
         _ = parser.consume(UInt8(ascii: "["))
         do throws(JSONSyntaxError) {
             if !parser.consume(UInt8(ascii: "]")) {
                 while true {
-                    readElement(try parser.parseLocatedValue())
+                    units.append(.element(try parser.parseLocatedValue()))
                     if parser.consume(UInt8(ascii: ",")) { continue }
                     if parser.consume(UInt8(ascii: "]")) { break }
                     throw parser.error("expected ',' or ']' in the array")
@@ -117,18 +164,22 @@ struct AppStoreReading {
             parser.skipWhitespace()
             if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
         } catch {
-            reject(error.line, "malformed JSON at column \(error.column): \(error.message)")
+            units.append(
+                .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
         }
     }
 
-    private mutating func readValues(_ parser: inout JSONParser, _ raw: UnsafeRawBufferPointer) {
+    private static func valueUnits(
+        _ parser: inout JSONParser, _ raw: UnsafeRawBufferPointer, into units: inout [AppStoreUnit]
+    ) {
         while true {
             parser.skipWhitespace()
             if parser.isAtEnd { return }
             do throws(JSONSyntaxError) {
-                readElement(try parser.parseLocatedValue())
+                units.append(.element(try parser.parseLocatedValue()))
             } catch {
-                reject(error.line, "malformed JSON at column \(error.column): \(error.message)")
+                units.append(
+                    .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
                 guard let next = Self.nextObjectLine(raw, from: parser.index, line: parser.line) else { return }
                 parser = JSONParser(bytes: raw, line: next.line, start: next.offset)
             }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JWS in compact serialization (RFC 7515 §7.1), as the App Store signs transactions,
 /// renewal info, app transactions and notifications: `header.payload.signature`, each
 /// segment base64url without padding.
@@ -32,8 +30,10 @@ struct CompactJWS: Sendable {
 
     /// Splits and decodes `text`; surrounding whitespace is ignored.
     static func parse(_ text: some StringProtocol) throws(FormatError) -> CompactJWS {
-        let trimmed = text.utf8.drop { isSpace($0) }.reversed().drop { isSpace($0) }.reversed()
-        let bytes = Array(trimmed)
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+        if start > 0 { bytes.removeFirst(start) }
         let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else {
             throw FormatError(reason: "not a compact JWS: \(segments.count) dot-separated segments, not 3")
@@ -74,10 +74,11 @@ struct CompactJWS: Sendable {
             case ("x5c", .array(let values)):
                 var chain: [[UInt8]] = []
                 for value in values {
-                    guard case .string(let text) = value, let der = Data(base64Encoded: text) else {
+                    guard case .string(let text) = value, let der = Base64.decode(text.utf8, alphabet: .standard)
+                    else {
                         throw FormatError(reason: "JWS header x5c holds a value that is not base64 DER")
                     }
-                    chain.append(Array(der))
+                    chain.append(der)
                 }
                 header.certificateChain = chain
             case ("alg", _), ("kid", _), ("x5c", _):
@@ -109,20 +110,7 @@ struct CompactJWS: Sendable {
 
     /// base64url (RFC 4648 §5) with or without padding; `nil` on any other byte.
     static func base64URLDecode(_ segment: some Collection<UInt8>) -> [UInt8]? {
-        var text = String(decoding: segment, as: UTF8.self)
-        guard text.utf8.allSatisfy({ isBase64URL($0) }) else { return nil }
-        text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.utf8.count % 4 != 0 { text += "=" }
-        return Data(base64Encoded: text).map(Array.init)
-    }
-
-    private static func isBase64URL(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "="):
-            return true
-        default: return false
-        }
+        Base64.decode(segment, alphabet: .url)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
