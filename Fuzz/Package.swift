@@ -21,5 +21,6 @@ let package = Package(
         .executableTarget(name: "fuzz-timestamp", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-version", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-appstore", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -53,3 +53,96 @@
         AppVersion.compare(text, with: other)
     }
 }
+
+// MARK: - App Store
+
+extension Fuzzing {
+    /// One row an App Store file gave: what the fuzz target checks, and the whole record
+    /// for comparing two reads.
+    public struct AppStoreRow: Equatable, Sendable {
+        /// The 1-based line the row starts on.
+        public var line: Int { record.line }
+        /// A rejected row's reason, else `nil`.
+        public var rejection: String? {
+            if case .rejected(_, let reason) = record { return reason }
+            return nil
+        }
+        /// How far the row's content is trusted (`verified`, `unchecked`…); `nil` for noted
+        /// and rejected rows.
+        public var trust: String? {
+            switch record {
+            case .transaction(let value): return value.trust.rawValue
+            case .customer(let value): return value.trust.rawValue
+            case .renewal(let value): return value.trust.rawValue
+            case .noted, .rejected: return nil
+            }
+        }
+        let record: AppStoreRecord
+    }
+
+    /// What reading one App Store file with one signature checker gave.
+    public struct AppStoreRead: Equatable, Sendable {
+        /// Every row, in file order.
+        public var rows: [AppStoreRow]
+        /// The notification types seen, and the unknown ones apart.
+        public var notificationTypes: [String: Int]
+        public var unknownNotificationTypes: [String: Int]
+
+        init(_ contents: AppStoreFileContents) {
+            rows = contents.records.map(AppStoreRow.init(record:))
+            notificationTypes = contents.notificationTypes
+            unknownNotificationTypes = contents.unknownNotificationTypes
+        }
+    }
+
+    /// What `readAppStore(_:with:)` gave for an App Store file.
+    public struct AppStoreOutcome: Equatable, Sendable {
+        /// The shape recognised (`jws-lines`, `notification-bodies`…).
+        public var shape: String
+        /// Read with every signature taken unchecked, as `--no-verify` does.
+        public var unchecked: AppStoreRead
+        /// Read with a `SignatureVerifier` trusting Apple Root CA - G3 alone, at each
+        /// payload's signedDate.
+        public var verified: AppStoreRead
+    }
+
+    /// What `readAppStore(_:with:)` checks signatures with, besides not checking them: a
+    /// `SignatureVerifier` trusting Apple Root CA - G3 alone, at each payload's signedDate.
+    ///
+    /// Make one per input and read with it twice: the second read is answered from the
+    /// verifier's chain cache, as a run's later files are. (One for the whole process would
+    /// hold the root's key in a global, which LeakSanitizer reports as a leak.)
+    public struct AppStoreCheckers: Sendable {
+        let verifier = SignatureVerifier(additionalRoots: [], validationTime: .signedDate)
+
+        public init() {}
+    }
+
+    /// Recognises `bytes` as `AppStoreRecognizer` recognises a file's first bytes and, when
+    /// they are App Store records, reads them whole with `--trust-decoded`, twice: with every
+    /// signature unchecked, and with the verifier (so that chain and signature checks see
+    /// malformed `x5c` and DER too).
+    ///
+    /// - Returns: `nil` when the bytes are not App Store records (or are App Store data that
+    ///   holds none), else both reads.
+    public static func readAppStore(_ bytes: UnsafeRawBufferPointer, with checkers: AppStoreCheckers)
+        -> AppStoreOutcome?
+    {
+        guard case .appStore(let shape) = AppStoreRecognizer.recognize(bytes) else { return nil }
+        let file = Array(bytes)
+        let options = AppStoreReadOptions(trustDecoded: true)
+        return AppStoreOutcome(
+            shape: shape.rawValue,
+            unchecked: AppStoreRead(
+                AppStoreFileReader.read(file, shape: shape, options: options, checker: UncheckedFuzzSignatures())),
+            verified: AppStoreRead(
+                AppStoreFileReader.read(file, shape: shape, options: options, checker: checkers.verifier)))
+    }
+}
+
+/// Takes every signature unchecked, as `--no-verify` does.
+private struct UncheckedFuzzSignatures: JWSChecking {
+    func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome {
+        .unchecked
+    }
+}
