@@ -32,7 +32,8 @@ import Testing
     /// without identity, one of a subscription nobody owns, and one for another app.
     private static func files(_ chain: TestSigningChain) throws -> [FixtureFile] {
         [
-            FixtureFile("app-transactions.txt", try chain.sign(payloadJSON: appTransaction("A", version: "100")) + "\n"),
+            FixtureFile(
+                "app-transactions.txt", try chain.sign(payloadJSON: appTransaction("A", version: "100")) + "\n"),
             FixtureFile(
                 "transactions.txt",
                 [
@@ -61,9 +62,10 @@ import Testing
         #expect(run.flags("unlinked:u1").contains("orphan_transactions"))
         #expect(!run.flags("A").contains("unlinked_transactions"))
         // The other app's transaction is refused at its line, and the files still add up.
-        #expect(run.audit.rejections.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line)" } == [
-            "transactions.txt:4"
-        ])
+        #expect(
+            run.audit.rejections.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line)" } == [
+                "transactions.txt:4"
+            ])
         #expect(run.audit.rejections.first?.reason.hasPrefix("bundle mismatch") == true)
         for input in run.audit.inputs {
             #expect(input.rowsRead == input.rowsAccepted + input.rowsRejected)
