@@ -147,11 +147,19 @@ enum SnapshotSchema {
         ]
     }
 
-    static let indexes = [
+    static let indexes = customerIndexes + grantIndexes
+
+    /// The indexes of the tables the snapshot file's own part writes.
+    static let customerIndexes = [
         "CREATE INDEX customers_by_class ON customers (class)",
+        "CREATE INDEX rejected_rows_by_file ON rejected_rows (file, line)",
+    ]
+
+    /// The indexes of the tables the side file's part writes: built there, on the other
+    /// core, and copied in whole with their tables.
+    static let grantIndexes = [
         "CREATE INDEX customer_flags_by_flag ON customer_flags (flag)",
         "CREATE INDEX entitlements_by_customer ON entitlements (customer_id)",
         "CREATE INDEX entitlements_by_entitlement ON entitlements (entitlement, source)",
-        "CREATE INDEX rejected_rows_by_file ON rejected_rows (file, line)",
     ]
 }
