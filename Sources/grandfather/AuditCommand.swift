@@ -64,6 +64,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
         let audit = try Pipeline.audit(
             policy: policy, inputs: options.inputs, asOf: instant, progress: progress, previous: before, stops: stops,
             signatures: options.signatureChecks)
+        KeptUntilExit.keep(audit)
         progress?.finish()
         log.stages(audit)
         if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }

@@ -20,7 +20,7 @@ struct GrandfatherCommand: ParsableCommand {
         umask(umask(0) | 0o022)
         // Past a file-size limit, a write must fail with EFBIG and a message, not kill us.
         signal(SIGXFSZ, SIG_IGN)
-        MallocArenas.limitToCores()
+        MallocArenas.limit()
         let code: Int32
         var format = LogFormat.human
         do {
