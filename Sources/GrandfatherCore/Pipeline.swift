@@ -102,9 +102,9 @@ public enum Pipeline {
         let canonical = inputs.indices.filter { inputs[$0].0.format != .appStore }
         let customerFiles = canonical.filter { inputs[$0].0.kind == .customers }
         let results = ResultSlots<(InputReport, [Rejection])>(count: described.count)
-        let customersRead = DispatchGroup()
-        DispatchQueue.global().async(group: customersRead) {
-            for index in customerFiles {
+        // Reads the files at `indices` in order, stopping at the first that fails.
+        let readFiles = { @Sendable (indices: [Int]) in
+            for index in indices {
                 let result = Result { () throws(GrandfatherError) in
                     try FileIngest.read(
                         inputs[index].0, header: inputs[index].1, normalizer: normalizer, ledger: ledger,
@@ -114,15 +114,9 @@ public enum Pipeline {
                 if case .failure = result { break }
             }
         }
-        for index in canonical where inputs[index].0.kind != .customers {
-            let result = Result { () throws(GrandfatherError) in
-                try FileIngest.read(
-                    inputs[index].0, header: inputs[index].1, normalizer: normalizer, ledger: ledger,
-                    options: options, meter: meter)
-            }
-            results.store(index, result)
-            if case .failure = result { break }
-        }
+        let customersRead = DispatchGroup()
+        DispatchQueue.global().async(group: customersRead) { readFiles(customerFiles) }
+        readFiles(canonical.filter { inputs[$0].0.kind != .customers })
         customersRead.wait()
 
         var appStoreReports = appStore.reports.makeIterator()

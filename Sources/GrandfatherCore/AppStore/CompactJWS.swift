@@ -90,17 +90,7 @@ struct CompactJWS: Sendable {
     }
 
     private static func json(_ bytes: [UInt8], what: String) throws(FormatError) -> JSONValue {
-        let parsed: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw)
-            do throws(JSONSyntaxError) {
-                let value = try parser.parseValue()
-                parser.skipWhitespace()
-                guard parser.isAtEnd else { throw parser.error("unexpected text after the value") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
-        }
+        let parsed = bytes.withUnsafeBytes { JSONParser.parseDocument($0, trailing: "unexpected text after the value") }
         switch parsed {
         case .success(let value): return value
         case .failure(let error):

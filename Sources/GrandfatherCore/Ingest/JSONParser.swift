@@ -277,6 +277,22 @@ struct JSONParser {
 }
 
 extension JSONParser {
+    /// Parses `bytes` from `start` as one whole JSON document: a value, then nothing but
+    /// whitespace (else `trailing` is the error).
+    static func parseDocument(
+        _ bytes: UnsafeRawBufferPointer, start: Int = 0, trailing: String
+    ) -> Result<JSONValue, JSONSyntaxError> {
+        var parser = JSONParser(bytes: bytes, start: start)
+        do throws(JSONSyntaxError) {
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            guard parser.isAtEnd else { throw parser.error(trailing) }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Calls `body` with the bytes being parsed.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         body(bytes)

@@ -34,15 +34,8 @@ public enum PolicyLoader {
     public static func parse(data: Data, file: String) throws(GrandfatherError) -> Policy {
         let parsed: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let hasBOM = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF
-            var parser = JSONParser(bytes: raw, start: hasBOM ? 3 : 0)
-            do throws(JSONSyntaxError) {
-                let value = try parser.parseValue()
-                parser.skipWhitespace()
-                guard parser.isAtEnd else { throw parser.error("unexpected text after the policy object") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            return JSONParser.parseDocument(
+                raw, start: hasBOM ? 3 : 0, trailing: "unexpected text after the policy object")
         }
         let root: JSONValue
         switch parsed {
