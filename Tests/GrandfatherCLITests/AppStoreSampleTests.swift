@@ -112,4 +112,12 @@ import Testing
             #expect(text.contains("NOT verified (--no-verify)"), "\(report)")
         }
     }
+
+    @Test func aCertificateGivenAsAnInputIsOneLineNamingWhatItIs() throws {
+        let cli = try CLI()
+        for name in ["policy.json", "sample-root.der"] { try cli.copy(Self.folder.appendingPathComponent(name)) }
+        let result = try cli.run(["validate", "--policy", "policy.json", "sample-root.der"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "grandfather: sample-root.der: error: a DER X.509 certificate, not records\n")
+    }
 }
