@@ -12,31 +12,19 @@ extension Explanation {
     ///   schema version this tool does not know, or its run's policy cannot be read;
     ///   `GrandfatherError.usage` (exit 2) when the customer is not in it.
     public static func read(customerID: String, snapshot path: String) throws(GrandfatherError) -> Explanation {
-        guard FileSystem.exists(path) else { throw .io(path: path, message: "snapshot does not exist") }
+        let snapshot = try ReadOnlySnapshot.open(path, label: "explain", noun: "snapshot")
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.label = "explain"
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let explanation = try queue.read { db in try read(customerID: customerID, path: path, db) }
-            try queue.close()
+            let explanation = try snapshot.queue.read { db in
+                try read(customerID: customerID, path: path, version: snapshot.version, db)
+            }
+            try snapshot.queue.close()
             return explanation
-        } catch let error as GrandfatherError {
-            throw error
-        } catch let error as DatabaseError {
-            throw .io(path: path, message: "cannot read snapshot: \(error.message ?? error.description)")
         } catch {
-            throw .io(path: path, message: "cannot read snapshot: \(error)")
+            throw ReadOnlySnapshot.failure(error, path: path, noun: "snapshot")
         }
     }
 
-    private static func read(customerID: String, path: String, _ db: Database) throws -> Explanation {
-        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard (1...SnapshotSchema.version).contains(version) else {
-            throw GrandfatherError.io(
-                path: path,
-                message: "snapshot has schema version \(version); this tool reads 1 to \(SnapshotSchema.version)")
-        }
+    private static func read(customerID: String, path: String, version: Int, _ db: Database) throws -> Explanation {
         let run = try readRun(path: path, db)
         guard
             let row = try Row.fetchOne(

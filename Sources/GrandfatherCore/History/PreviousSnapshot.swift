@@ -20,30 +20,17 @@ public final class PreviousSnapshot: Sendable {
     ///   of a schema version this tool does not know.
     public init(path: String) throws(GrandfatherError) {
         self.path = path
-        guard FileSystem.exists(path) else { throw .io(path: path, message: "previous snapshot does not exist") }
+        let snapshot = try ReadOnlySnapshot.open(path, label: "previous", noun: "previous snapshot")
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.label = "previous"
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let (version, runs) = try queue.read { db -> (Int, [[DatabaseValue]]) in
-                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                guard (1...SnapshotSchema.version).contains(version) else { return (version, []) }
+            let runs = try snapshot.queue.read { db -> [[DatabaseValue]] in
                 let present = Set(try db.columns(in: "runs").map(\.name))
                 let columns = SnapshotSchema.runColumns.map { present.contains($0) ? "\"\($0)\"" : "NULL" }
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT \(columns.joined(separator: ", ")) FROM runs ORDER BY started_at, run_id")
-                return (version, rows.map { row in (0..<row.count).map { row[$0] as DatabaseValue } })
+                return rows.map { row in (0..<row.count).map { row[$0] as DatabaseValue } }
             }
-            guard (1...SnapshotSchema.version).contains(version) else {
-                throw GrandfatherError.io(
-                    path: path,
-                    message:
-                        "previous snapshot has schema version \(version); this tool reads 1 to \(SnapshotSchema.version)"
-                )
-            }
-            self.queue = queue
-            self.schemaVersion = version
+            self.queue = snapshot.queue
+            self.schemaVersion = snapshot.version
             self.runs = runs
             self.runID = runs.last.flatMap { String.fromDatabaseValue($0[0]) }
         } catch {
@@ -53,9 +40,7 @@ public final class PreviousSnapshot: Sendable {
 
     /// Any failure while reading, as one line naming the file.
     private static func failure(_ error: any Error, path: String) -> GrandfatherError {
-        if let error = error as? GrandfatherError { return error }
-        let reason = (error as? DatabaseError).map { $0.message ?? $0.description } ?? "\(error)"
-        return .io(path: path, message: "cannot read previous snapshot: \(reason)")
+        ReadOnlySnapshot.failure(error, path: path, noun: "previous snapshot")
     }
 
     /// One customer as the previous run saw it.
