@@ -106,7 +106,7 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     }
 
     /// Visits every customer in id order with its verdict and its place: the renderers'
-    /// path, which builds no result per customer (`grants(at:verdict:)` derives grants).
+    /// path, which builds no result per customer (`grants(of:)` derives grants).
     func forEachVerdict(_ body: (Customer, Verdict, Int) throws -> Void) rethrows {
         for position in order {
             let slot = Int(position)
@@ -114,9 +114,10 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         }
     }
 
-    /// Visits every customer's verdict and activity, in no particular order.
-    func forEachActivity(_ body: (Verdict, borrowing CustomerActivity) -> Void) {
-        for slot in records.indices { body(verdicts[slot], activities[slot]) }
+    /// Visits the verdict and activity of the customers whose places are in `range`
+    /// (a part of `0..<count`, in no particular order of id).
+    func forEachActivity(in range: Range<Int>, _ body: (Verdict, borrowing CustomerActivity) -> Void) {
+        for slot in range { body(verdicts[slot], activities[slot]) }
     }
 
     /// Reads the activity of the customer at `position` in id order.
@@ -130,9 +131,9 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         return body(records[slot], verdicts[slot], slot)
     }
 
-    /// The grants of the customer at `slot`, from its activity.
-    func grants(at slot: Int, verdict: Verdict) -> [EntitlementGrant] {
-        classifier.entitlements(activities[slot], verdict: verdict)
+    /// The grants of a customer, from its verdict.
+    func grants(of verdict: Verdict) -> [EntitlementGrant] {
+        classifier.entitlements(of: verdict)
     }
 }
 

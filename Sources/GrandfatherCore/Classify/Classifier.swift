@@ -99,8 +99,21 @@ public final class Classifier: Sendable {
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants.
     func entitlements(_ activity: borrowing CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
+        entitlements(activity.current, verdict.customerClass)
+    }
+
+    /// The same grants from the verdict alone, which holds the activity's current transactions
+    /// whenever there are any: readers of a million verdicts copy no activity.
+    func entitlements(of verdict: Verdict) -> [EntitlementGrant] {
+        guard case .current(let current) = verdict.deciding else { return entitlements([], verdict.customerClass) }
+        return entitlements(current, verdict.customerClass)
+    }
+
+    private func entitlements(
+        _ current: [CustomerActivity.CurrentGrant], _ customerClass: CustomerClass
+    ) -> [EntitlementGrant] {
         var grants: [EntitlementGrant] = []
-        forEachGrant(activity.current, verdict.customerClass) { candidate, _ in
+        forEachGrant(current, customerClass) { candidate, _ in
             if !grants.contains(candidate) { grants.append(candidate) }
         }
         return grants.sorted()

@@ -47,18 +47,29 @@ public struct RunWriter: Sendable {
         var timings = audit.timings
         let final = try stage(run, processID: processID, lock: lock) { staging throws(GrandfatherError) in
             // The reports and the snapshot's two parts are independent renderings of the
-            // audit, written at once on every core.
+            // audit, written at once on every core. The snapshot's parts are started first,
+            // as the longest jobs; whichever part ends second merges them, while the other
+            // core goes on with the reports.
             let snapshot = staging + "/snapshot.sqlite"
-            // Four jobs rather than three, so that two cores stay busy to the end: the
-            // customers table alone is about as long to render as the other reports together.
+            let partsLeft = Countdown(SnapshotWriter.Part.allCases.count)
             let seconds = ResultSlots<Double>(count: 4)
             DispatchQueue.concurrentPerform(iterations: 4) { job in
                 seconds.store(
                     job,
                     Result { () throws(GrandfatherError) in
                         switch job {
-                        case 0: return try SnapshotWriter.write(.grants, of: audit, snapshot: snapshot)
-                        case 1: return try SnapshotWriter.write(.customers, of: audit, snapshot: snapshot)
+                        case 0, 1:
+                            let part = job == 0 ? SnapshotWriter.Part.customers : .grants
+                            var spent: Double
+                            do throws(GrandfatherError) {
+                                spent = try SnapshotWriter.write(part, of: audit, snapshot: snapshot)
+                            } catch {
+                                // The other part must not merge what this one did not finish.
+                                partsLeft.fail()
+                                throw error
+                            }
+                            if partsLeft.finishOne() { spent += try SnapshotWriter.merge(snapshot: snapshot) }
+                            return spent
                         case 2: return try writeReports([.customersTable], audit, into: staging)
                         default: return try writeReports([.summaries], audit, into: staging)
                         }

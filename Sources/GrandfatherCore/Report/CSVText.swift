@@ -3,6 +3,8 @@
 struct CSVText {
     private(set) var bytes: [UInt8] = []
     private var atRowStart = true
+    /// The bytes of the list cell being built, kept for the next.
+    private var scratch: [UInt8] = []
 
     init(reservingCapacity capacity: Int = 4096) {
         bytes.reserveCapacity(capacity)
@@ -38,6 +40,47 @@ struct CSVText {
             bytes.append(UInt8(ascii: "\""))
         } else {
             bytes.append(contentsOf: value)
+        }
+    }
+
+    /// Appends an instant as ISO-8601 (or an empty cell), formatted straight into the bytes.
+    mutating func cell(_ instant: Instant?) {
+        guard let instant else {
+            separate()
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.maximumISO8601Length) { buffer in
+            guard let base = buffer.baseAddress, let length = instant.writeISO8601(into: base) else {
+                cell(instant.iso8601)
+                return
+            }
+            cell(UnsafeRawBufferPointer(start: base, count: length))
+        }
+    }
+
+    /// Appends one cell of `;`-separated items that `write` lists (an empty list is an empty
+    /// cell), built in a buffer kept between rows rather than as strings joined per row.
+    mutating func listCell(_ write: (inout ListItems) -> Void) {
+        var items = ListItems(bytes: scratch)
+        scratch = []
+        items.bytes.removeAll(keepingCapacity: true)
+        write(&items)
+        if items.bytes.isEmpty {
+            separate()
+        } else {
+            items.bytes.withUnsafeBytes { cell($0) }
+        }
+        scratch = items.bytes
+    }
+
+    /// The items of one `listCell`.
+    struct ListItems {
+        fileprivate var bytes: [UInt8]
+
+        /// Appends one item: its parts back to back (`entitlement`, `:`, `source`).
+        mutating func item(_ parts: String...) {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: ";")) }
+            for part in parts { bytes.append(contentsOf: part.utf8) }
         }
     }
 

@@ -12,23 +12,22 @@ public enum CustomersCSV {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers
-        customers.forEachVerdict { customer, verdict, slot in
+        customers.forEachVerdict { customer, verdict, _ in
             csv.cell(customer.id)
             csv.cell(verdict.customerClass.rawValue)
-            var joined = [String]()
-            verdict.flags.forEach { joined.append($0.code) }
-            csv.cell(joined.isEmpty ? nil : joined.joined(separator: ";"))
+            csv.listCell { items in verdict.flags.forEach { items.item($0.code) } }
             if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
-                let list = customers.grants(at: slot, verdict: verdict).map {
-                    $0.entitlement + ":" + $0.source.rawValue
+                csv.listCell { items in
+                    for grant in customers.grants(of: verdict) {
+                        items.item(grant.entitlement, ":", grant.source.rawValue)
+                    }
                 }
-                csv.cell(list.isEmpty ? nil : list.joined(separator: ";"))
             } else {
                 csv.cell(nil as String?)
             }
             csv.cell(customer.platform?.rawValue)
             csv.cell(customer.originalAppVersion)
-            csv.cell(customer.originalPurchaseDate?.iso8601)
+            csv.cell(customer.originalPurchaseDate)
             csv.cell(customer.environment.rawValue)
             csv.cell(customer.isOrphan ? "yes" : "no")
             csv.endRow()

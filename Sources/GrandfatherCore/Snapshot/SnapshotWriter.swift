@@ -61,11 +61,11 @@ enum SnapshotWriter {
         return Pipeline.seconds(clock.now - start)
     }
 
-    /// Copies the side file's tables in with their indexes, adds the run's row once every
-    /// stage's timing is known, stamps the schema version, and removes the side file.
-    static func finish(
-        _ audit: Audit, run: RunRecord, timings: StageTimings, snapshot path: String
-    ) throws(GrandfatherError) {
+    /// Copies the side file's tables in with their indexes and removes the side file, once
+    /// both parts are written; returns the seconds it took.
+    static func merge(snapshot path: String) throws(GrandfatherError) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
         let side = sidePath(for: path)
         try withDatabase(path) { db in
             try db.execute(sql: "ATTACH DATABASE ? AS side", arguments: [side])
@@ -77,13 +77,26 @@ enum SnapshotWriter {
                 try db.execute(sql: "INSERT INTO customer_flags SELECT * FROM side.customer_flags")
                 try db.execute(sql: "INSERT INTO entitlements SELECT * FROM side.entitlements")
                 try db.execute(sql: "INSERT INTO deciding_transactions SELECT * FROM side.deciding_transactions")
-                try insertRun(audit, run: run, timings: timings, db)
-                try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE side")
         }
         try FileSystem.remove(side)
+        return Pipeline.seconds(clock.now - start)
+    }
+
+    /// Adds the run's row once every stage's timing is known and stamps the schema version:
+    /// the last write, after `merge`.
+    static func finish(
+        _ audit: Audit, run: RunRecord, timings: StageTimings, snapshot path: String
+    ) throws(GrandfatherError) {
+        try withDatabase(path) { db in
+            try db.inTransaction {
+                try insertRun(audit, run: run, timings: timings, db)
+                try db.execute(sql: "PRAGMA user_version = \(SnapshotSchema.version)")
+                return .commit
+            }
+        }
     }
 
     private static func withDatabase(_ path: String, _ body: (Database) throws -> Void) throws(GrandfatherError) {
