@@ -20,6 +20,16 @@ enum Parallel {
         return result
     }
 
+    /// `transform` applied to each part of 0..<count (one per core), parts in order.
+    static func mapParts<Value: Sendable>(count: Int, _ transform: @Sendable (Range<Int>) -> Value) -> [Value] {
+        let parts = count < 10_000 ? 1 : width
+        let slots = ResultSlots<Value>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            slots.store(part, .success(transform(bounds(part, of: parts, count: count))))
+        }
+        return (0..<parts).compactMap { try? slots.take($0) }
+    }
+
     /// The indices 0..<count sorted by `precedes`: parts sorted at once, then merged.
     static func sortedIndices(
         count: Int, by precedes: @escaping @Sendable (Int32, Int32) -> Bool

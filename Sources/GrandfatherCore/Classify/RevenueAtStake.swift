@@ -52,25 +52,87 @@ public struct RevenueAtStake: Sendable, Equatable {
     }
 
     init(_ results: CustomerResults) {
+        // Each core counts its customers' subscriptions by class, currency and price text;
+        // the prices are then parsed and multiplied once per distinct key. Decimal sums of
+        // such prices are exact, so the figures are those of adding each price in turn.
+        let tallies = Parallel.mapParts(count: results.count) { range in
+            var tally = Tally()
+            results.forEachActivity(in: range) { verdict, activity in
+                let paid = Self.subscriptions(activity, prices: &tally.prices)
+                guard !paid.isEmpty else { return }
+                let index = CustomerClass.allCases.firstIndex(of: verdict.customerClass) ?? 0
+                tally.customers[index] += 1
+                for (currency, price) in paid { tally.counts[PriceKey(index, currency, price), default: 0] += 1 }
+            }
+            return tally
+        }
         var figures = [Figures](repeating: Figures(), count: CustomerClass.allCases.count)
-        results.forEachActivity { verdict, activity in
-            let paid = Self.subscriptions(activity)
-            guard !paid.isEmpty else { return }
-            let index = CustomerClass.allCases.firstIndex(of: verdict.customerClass) ?? 0
-            figures[index].customers += 1
-            for (currency, price) in paid { figures[index].byCurrency[currency, default: 0] += price }
+        var prices: [String: Decimal] = [:]
+        for tally in tallies {
+            for index in figures.indices { figures[index].customers += tally.customers[index] }
+            prices.merge(tally.prices.compactMapValues { $0 }) { first, _ in first }
+        }
+        var counts: [PriceKey: Int] = [:]
+        for tally in tallies { counts.merge(tally.counts, uniquingKeysWith: +) }
+        for (key, count) in counts {
+            guard let price = prices[key.price] else { continue }
+            figures[key.classIndex].byCurrency[key.currency, default: 0] += price * Decimal(count)
         }
         classes = CustomerClass.allCases.enumerated().map { ($1, figures[$0]) }
+    }
+
+    /// One class's subscriptions at one price in one currency.
+    private struct PriceKey: Hashable {
+        var classIndex: Int
+        var currency: String
+        var price: String
+
+        init(_ classIndex: Int, _ currency: String, _ price: String) {
+            self.classIndex = classIndex
+            self.currency = currency
+            self.price = price
+        }
+    }
+
+    /// What one core counted.
+    private struct Tally: Sendable {
+        var customers = [Int](repeating: 0, count: CustomerClass.allCases.count)
+        var counts: [PriceKey: Int] = [:]
+        /// Each price text parsed once; `nil` when it is not a number.
+        var prices: [String: Decimal?] = [:]
     }
 
     /// The latest current, purchased, priced transaction of each of a customer's
     /// subscriptions, as (currency, price).
     static func subscriptions(_ activity: borrowing CustomerActivity) -> [(String, Decimal)] {
-        var latest: [UInt64: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, Decimal)] = [:]
+        var prices: [String: Decimal?] = [:]
+        return subscriptions(activity, prices: &prices).compactMap { currency, text in
+            prices[text].flatMap { $0 }.map { (currency, $0) }
+        }
+    }
+
+    /// The same as (currency, price text), with each text parsed once into `prices`.
+    private static func subscriptions(
+        _ activity: borrowing CustomerActivity, prices: inout [String: Decimal?]
+    ) -> [(String, String)] {
+        var only: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, String)?
+        var latest: [UInt64: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, String)] = [:]
         for grant in activity.current where !grant.familyShared {
-            guard let revenue = grant.revenue, let text = revenue.price, let price = Decimal(string: text),
-                price > 0
-            else { continue }
+            guard let revenue = grant.revenue, let text = revenue.price else { continue }
+            let parsed: Decimal?
+            if let known = prices[text] {
+                parsed = known
+            } else {
+                parsed = Decimal(string: text)
+                prices[text] = parsed
+            }
+            guard let price = parsed, price > 0 else { continue }
+            // Most customers hold one such transaction: no table for them.
+            guard let first = only else {
+                only = (grant, revenue, text)
+                continue
+            }
+            if latest.isEmpty { latest[first.1.subscription] = first }
             if let kept = latest[revenue.subscription] {
                 let later =
                     kept.1.purchaseDate < revenue.purchaseDate
@@ -78,8 +140,9 @@ public struct RevenueAtStake: Sendable, Equatable {
                         && kept.0.transactionID.codePointPrecedes(grant.transactionID))
                 guard later else { continue }
             }
-            latest[revenue.subscription] = (grant, revenue, price)
+            latest[revenue.subscription] = (grant, revenue, text)
         }
-        return latest.values.map { ($0.1.currency ?? "XXX", $0.2) }
+        guard latest.isEmpty else { return latest.values.map { ($0.1.currency ?? "XXX", $0.2) } }
+        return only.map { [($0.1.currency ?? "XXX", $0.2)] } ?? []
     }
 }
