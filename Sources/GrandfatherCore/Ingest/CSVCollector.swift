@@ -33,6 +33,9 @@ struct CSVCollector {
     private var recordFirstField = 0
     private var recordFirstByte = 0
     private var lastTerminatorWasCR = false
+    /// False while parsing a chunk that holds no quote and starts outside quotes: its fields
+    /// are all unquoted, and an unquoted field never holds a line break (one ends the record).
+    var fieldsMayHoldBreaks = true
 
     init(firstLine: Int = 1, maximumFields: Int = Int.max) {
         currentLine = firstLine
@@ -63,7 +66,9 @@ struct CSVCollector {
             recordFirstByte = bytes.count
         }
         if let data, length > 0 {
-            if LineBreaks.mayContain(data, length) { currentLine += LineBreaks.count(data, length) }
+            if fieldsMayHoldBreaks, LineBreaks.mayContain(data, length) {
+                currentLine += LineBreaks.count(data, length)
+            }
             if fieldsInRecord < maximumFields {
                 bytes.append(data, count: min(length, RawRow.maximumFieldBytes + 1))
             }

@@ -54,10 +54,12 @@ struct CSVReader {
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<count])
                 // libcsv calls its space function for nearly every byte; where its default
                 // (trimming) cannot change a value, the chunk is parsed without the calls.
+                let startsInQuotes = CSVReader.insideQuotes(parser)
                 let safe = TrimSafety.defaultIsSafe(
-                    bytes, startsInQuotes: CSVReader.insideQuotes(parser),
-                    startsAtFieldStart: CSVReader.atFieldStart(parser))
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: CSVReader.atFieldStart(parser))
                 csv_set_space_func(&parser, safe ? nil : CSVReader.neverSpace)
+                state.pointee.fieldsMayHoldBreaks =
+                    startsInQuotes != false || raw.baseAddress.map { memchr($0, 0x22, count) != nil } ?? false
                 return csv_parse(&parser, raw.baseAddress, count, csvField, csvRecord, state)
             }
             guard parsed == count else {

@@ -31,6 +31,11 @@ struct RecordNormalizer: Sendable {
         }
     }
 
+    /// Checked in this order, before any other field; a constant, not a literal built per row.
+    private static let requiredTransactionFields: [TransactionField] = [
+        .transactionID, .customerID, .productID, .productType, .purchaseDate,
+    ]
+
     /// Appends the row's transaction to `batch`, or says why the row is rejected (and
     /// leaves `batch` as it was).
     func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
@@ -38,7 +43,7 @@ struct RecordNormalizer: Sendable {
         let mark = batch.bytes.count
         do throws(RowProblem) {
             typealias F = TransactionField
-            for field in [F.transactionID, .customerID, .productID, .productType, .purchaseDate] {
+            for field in Self.requiredTransactionFields {
                 try fields.checkValue(field.rawValue, name: field.name)
                 if !row.has(field.rawValue) {
                     throw RowProblem(field: field.name, column: nil, reason: "missing required field \(field.name)")
