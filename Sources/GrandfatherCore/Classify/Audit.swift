@@ -107,10 +107,17 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
 
     /// Visits every customer in id order with its verdict and its place: the renderers'
     /// path, which builds no result per customer (`grants(of:)` derives grants).
-    func forEachVerdict(_ body: (Customer, Verdict, Int) throws -> Void) rethrows {
-        for position in order {
-            let slot = Int(position)
-            try body(records[slot], verdicts[slot], slot)
+    ///
+    /// Record and verdict are lent, not copied: a copy would retain and release each of their
+    /// strings and arrays, a million times per report.
+    func forEachVerdict(_ body: (borrowing Customer, borrowing Verdict, Int) throws -> Void) rethrows {
+        try records.withUnsafeBufferPointer { records in
+            try verdicts.withUnsafeBufferPointer { verdicts in
+                for position in order {
+                    let slot = Int(position)
+                    try body(records[slot], verdicts[slot], slot)
+                }
+            }
         }
     }
 
