@@ -30,6 +30,26 @@ enum Parallel {
         return (0..<parts).compactMap { try? slots.take($0) }
     }
 
+    /// The parts one after another, each copied into place on its own core: a million
+    /// values copied on one would retain their references one by one.
+    static func concatenate<Value: Sendable>(_ parts: [[Value]]) -> [Value] {
+        var starts = [0]
+        for part in parts { starts.append(starts[starts.count - 1] + part.count) }
+        let offsets = starts
+        let total = offsets[offsets.count - 1]
+        return [Value](unsafeUninitializedCapacity: total) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            let target = UncheckedPointer(base)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                parts[index].withUnsafeBufferPointer { part in
+                    guard let source = part.baseAddress else { return }
+                    (target.pointer + offsets[index]).initialize(from: source, count: part.count)
+                }
+            }
+            count = total
+        }
+    }
+
     /// The indices 0..<count sorted by `precedes`: parts sorted at once, then merged.
     static func sortedIndices(
         count: Int, by precedes: @escaping @Sendable (Int32, Int32) -> Bool
@@ -66,5 +86,14 @@ enum Parallel {
 
     private static func bounds(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
         (count * part / parts)..<(count * (part + 1) / parts)
+    }
+}
+
+/// A pointer handed to the jobs of one `concurrentPerform`, each writing its own region.
+private struct UncheckedPointer<Value>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Value>
+
+    init(_ pointer: UnsafeMutablePointer<Value>) {
+        self.pointer = pointer
     }
 }

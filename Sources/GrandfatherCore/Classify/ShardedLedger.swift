@@ -123,14 +123,12 @@ final class ShardedLedger: @unchecked Sendable {
             }
             table.release()
         }
-        var customers: [Customer] = []
-        var activities: [CustomerActivity] = []
-        for shard in shards.indices {
-            let part = shards[shard].finish()
-            customers.append(contentsOf: part.customers)
-            activities.append(contentsOf: part.activities)
+        let parts = ResultSlots<(customers: [Customer], activities: [CustomerActivity])>(count: shards.count)
+        DispatchQueue.concurrentPerform(iterations: shards.count) { shard in
+            parts.store(shard, .success(shards[shard].finish()))
         }
-        return (customers, activities)
+        let finished = (0..<shards.count).compactMap { try? parts.take($0) }
+        return (Parallel.concatenate(finished.map(\.customers)), Parallel.concatenate(finished.map(\.activities)))
     }
 }
 
