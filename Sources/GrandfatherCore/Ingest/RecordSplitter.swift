@@ -8,15 +8,20 @@ enum RecordSplitter {
     /// Files smaller than this are read as one range.
     static let minimumPartSize = 16 << 20
 
-    /// Ranges covering `source` from its data start, about `parts` of them.
+    /// Ranges covering `source` from its data start, about `parts` of them, each smaller
+    /// than the one before: the cores take ranges in order, so the last ones, which may run
+    /// with a core already idle, are the shortest (guided scheduling). The range `i` of `n`
+    /// gets a share proportional to `n - i`, the last about a quarter of an even share.
     static func ranges(
         for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) throws(GrandfatherError) -> [Range<Int>] {
         let start = source.dataStart
         let length = source.size - start
-        let parts = max(1, min(requested, length / max(minimumPartSize, 1)))
+        var parts = max(1, requested)
+        // The shortest range is `length / (parts (parts + 1) / 2)`: no shorter than the minimum.
+        while parts > 1, length / (parts * (parts + 1) / 2) < max(minimumPartSize, 1) { parts -= 1 }
         guard parts > 1, format != .jsonArray else { return [start..<source.size] }
-        let targets = (1..<parts).map { start + length / parts * $0 }
+        let targets = Self.targets(start: start, length: length, parts: parts)
         let cuts: [Int]
         switch format {
         case .csv: cuts = try csvCuts(source, targets: targets)
@@ -27,6 +32,17 @@ enum RecordSplitter {
         for cut in cuts where cut > bounds[bounds.count - 1] && cut < source.size { bounds.append(cut) }
         bounds.append(source.size)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+
+    /// Where the ranges would end if records could be cut anywhere: the shares of
+    /// `ranges(for:format:parts:minimumPartSize:)` laid out from `start`.
+    static func targets(start: Int, length: Int, parts: Int) -> [Int] {
+        let shares = parts * (parts + 1) / 2
+        var taken = 0
+        return (0..<max(parts - 1, 0)).map { index in
+            taken += parts - index
+            return start + Int(Double(length) * Double(taken) / Double(shares))
+        }
     }
 
     /// The offset after the first line feed at or after each target. Once a target has none

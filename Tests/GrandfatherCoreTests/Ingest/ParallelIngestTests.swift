@@ -117,8 +117,7 @@ import Testing
                 if bytes[cut - 2] == 0x0D { cutAfterCRLF = true }
             }
             // Where the first line feed after a target was quoted, the cut had to move past it.
-            for part in 1..<parts {
-                let target = bytes.count / parts * part
+            for target in RecordSplitter.targets(start: 0, length: bytes.count, parts: parts) {
                 if let naive = bytes[target...].firstIndex(of: 0x0A), insideQuotes[naive] {
                     movedPastQuotedBreak = true
                 }
