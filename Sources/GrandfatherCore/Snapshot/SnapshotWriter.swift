@@ -119,6 +119,10 @@ enum SnapshotWriter {
                 // per row costs the bulk insert a tenth of its time. `PRAGMA integrity_check`
                 // verifies them, and the tests run it on the snapshots they write.
                 try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                // Large pages: a third less time building a 200 MB file of b-trees written in key
+                // order (fewer pages to split, link and write). Changes nothing in a file that
+                // already has pages, such as the snapshot when the parts are merged.
+                try db.execute(sql: "PRAGMA page_size = 65536")
                 do {
                     try body(db)
                 } catch let error as DatabaseError
