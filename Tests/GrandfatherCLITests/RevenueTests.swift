@@ -57,6 +57,23 @@ import Testing
                 "| subscriber | 5 | AUD 59.99, BRL 24.9, JPY 800, USD 9.98 | USD 53.46 (not converted: JPY 800) |"))
     }
 
+    /// Two copies of one current transaction that differ in price (a conflicting duplicate)
+    /// count once, at the higher price, whichever copy is read first: the figures once
+    /// depended on which parser folded its copy first.
+    @Test func copiesOfOneTransactionCountOnceWhateverTheirOrder() throws {
+        let header = "transaction_id,customer_id,product_id,product_type,purchase_date,expires_date,price,currency\n"
+        let cheaper = "t1,b-subscriber,pro.monthly,auto_renewable,2024-05-15T00:00:00Z,2024-06-15T00:00:00Z,4.99,USD\n"
+        let dearer = "t1,b-subscriber,pro.monthly,auto_renewable,2024-05-15T00:00:00Z,2024-06-15T00:00:00Z,5.99,USD\n"
+        for rows in [cheaper + dearer, dearer + cheaper] {
+            let cli = try CLI()
+            let result = try cli.run(try SmallData.install(in: cli, transactions: header + rows))
+            #expect(result.status == 0, "\(result.stderr)")
+            let classes = try #require(try revenue(cli)["classes"] as? [String: [String: Any]])
+            #expect(classes["subscriber"]?["customers"] as? Int == 1)
+            #expect(classes["subscriber"]?["by_currency"] as? [String: String] == ["USD": "5.99"], "rows:\n\(rows)")
+        }
+    }
+
     @Test func aNonPositiveRateIsAPolicyError() throws {
         let cli = try CLI()
         let arguments = try SmallData.install(in: cli)

@@ -115,8 +115,8 @@ public struct RevenueAtStake: Sendable, Equatable {
     private static func subscriptions(
         _ activity: borrowing CustomerActivity, prices: inout [String: Decimal?]
     ) -> [(String, String)] {
-        var only: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, String)?
-        var latest: [UInt64: (CustomerActivity.CurrentGrant, CustomerActivity.CurrentGrant.Revenue, String)] = [:]
+        var only: Priced?
+        var latest: [UInt64: Priced] = [:]
         for grant in activity.current where !grant.familyShared {
             guard let revenue = grant.revenue, let text = revenue.price else { continue }
             let parsed: Decimal?
@@ -127,22 +127,41 @@ public struct RevenueAtStake: Sendable, Equatable {
                 prices[text] = parsed
             }
             guard let price = parsed, price > 0 else { continue }
+            let candidate = Priced(grant: grant, revenue: revenue, text: text, price: price)
             // Most customers hold one such transaction: no table for them.
             guard let first = only else {
-                only = (grant, revenue, text)
+                only = candidate
                 continue
             }
-            if latest.isEmpty { latest[first.1.subscription] = first }
-            if let kept = latest[revenue.subscription] {
-                let later =
-                    kept.1.purchaseDate < revenue.purchaseDate
-                    || (kept.1.purchaseDate == revenue.purchaseDate
-                        && kept.0.transactionID.codePointPrecedes(grant.transactionID))
-                guard later else { continue }
-            }
-            latest[revenue.subscription] = (grant, revenue, text)
+            if latest.isEmpty { latest[first.revenue.subscription] = first }
+            if let kept = latest[revenue.subscription], !candidate.isLater(than: kept) { continue }
+            latest[revenue.subscription] = candidate
         }
-        guard latest.isEmpty else { return latest.values.map { ($0.1.currency ?? "XXX", $0.2) } }
-        return only.map { [($0.1.currency ?? "XXX", $0.2)] } ?? []
+        guard latest.isEmpty else { return latest.values.map { ($0.currency, $0.text) } }
+        return only.map { [($0.currency, $0.text)] } ?? []
+    }
+
+    /// A current transaction with its parsed price.
+    private struct Priced {
+        var grant: CustomerActivity.CurrentGrant
+        var revenue: CustomerActivity.CurrentGrant.Revenue
+        var text: String
+        var price: Decimal
+
+        var currency: String { revenue.currency ?? "XXX" }
+
+        /// Later by purchase date, then transaction id; of two copies of one transaction that
+        /// differ (a conflicting duplicate), the higher price, then the later currency code, so
+        /// that the order the copies were read in never shows.
+        func isLater(than kept: Priced) -> Bool {
+            if kept.revenue.purchaseDate != revenue.purchaseDate {
+                return kept.revenue.purchaseDate < revenue.purchaseDate
+            }
+            if !kept.grant.transactionID.codePointEquals(grant.transactionID) {
+                return kept.grant.transactionID.codePointPrecedes(grant.transactionID)
+            }
+            if kept.price != price { return kept.price < price }
+            return kept.currency.codePointPrecedes(currency)
+        }
     }
 }
