@@ -42,7 +42,12 @@ struct BulkInsert: ~Copyable {
                     handle, column, bytes.baseAddress ?? UnsafePointer(arena), Int32(bytes.count), Self.transient)
             }
             let target = arena + used
-            target.update(from: source, count: bytes.count)
+            if bytes.count <= 16 {
+                // Most values are short: a call to memmove costs more than copying them here.
+                for index in 0..<bytes.count { target[index] = source[index] }
+            } else {
+                target.update(from: source, count: bytes.count)
+            }
             used += bytes.count
             // SQLITE_STATIC: the bytes stay put until `step` resets the statement.
             return target.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
