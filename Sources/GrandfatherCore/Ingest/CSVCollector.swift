@@ -33,8 +33,7 @@ struct CSVCollector {
     private var recordFirstField = 0
     private var recordFirstByte = 0
     private var lastTerminatorWasCR = false
-    /// False while parsing a chunk that holds no quote and starts outside quotes: its fields
-    /// are all unquoted, and an unquoted field never holds a line break (one ends the record).
+    /// False while parsing a chunk whose fields cannot hold a line break (`QuotedLineBreaks`).
     var fieldsMayHoldBreaks = true
 
     init(firstLine: Int = 1, maximumFields: Int = Int.max) {

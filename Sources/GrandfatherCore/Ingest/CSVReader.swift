@@ -58,8 +58,8 @@ struct CSVReader {
                 let safe = TrimSafety.defaultIsSafe(
                     bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: CSVReader.atFieldStart(parser))
                 csv_set_space_func(&parser, safe ? nil : CSVReader.neverSpace)
-                state.pointee.fieldsMayHoldBreaks =
-                    startsInQuotes != false || raw.baseAddress.map { memchr($0, 0x22, count) != nil } ?? false
+                state.pointee.fieldsMayHoldBreaks = QuotedLineBreaks.mayOccur(
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: CSVReader.atFieldStart(parser))
                 return csv_parse(&parser, raw.baseAddress, count, csvField, csvRecord, state)
             }
             guard parsed == count else {
