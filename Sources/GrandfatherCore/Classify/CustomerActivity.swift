@@ -33,18 +33,12 @@ struct CustomerActivity: Sendable {
 
     /// The latest auto-renewable transaction by (purchase date, transaction id, state text).
     struct LatestRenewable: Sendable {
-        var transactionID: String
+        /// Held compactly: replaced whenever a later renewal streams by.
+        var compactTransactionID: CompactText
         var purchaseDate: Instant
         var state: RenewalState?
 
-        func precedes(_ other: LatestRenewable) -> Bool {
-            if purchaseDate != other.purchaseDate { return purchaseDate < other.purchaseDate }
-            if transactionID != other.transactionID {
-                return transactionID.utf8.lexicographicallyPrecedes(other.transactionID.utf8)
-            }
-            // An absent state is the empty text, which sorts first.
-            return (state?.rawValue ?? "").utf8.lexicographicallyPrecedes((other.state?.rawValue ?? "").utf8)
-        }
+        var transactionID: String { compactTransactionID.string }
     }
 
     // Widest first, so the million of these pack tightly.
@@ -67,8 +61,8 @@ struct CustomerActivity: Sendable {
         if Self.hasImpossibleDates(transaction, asOf: asOf) { hasImpossibleDates = true }
         if transaction.productType == .autoRenewable, isLater(transaction, of: batch) {
             latestRenewable = LatestRenewable(
-                transactionID: batch.string(transaction.transactionID) ?? "", purchaseDate: transaction.purchaseDate,
-                state: transaction.renewalState)
+                compactTransactionID: batch.withBytes(transaction.transactionID) { CompactText($0) },
+                purchaseDate: transaction.purchaseDate, state: transaction.renewalState)
         }
         if let grant = Self.currentGrant(transaction, of: batch, rules: rules), !current.contains(grant) {
             current.append(grant)
@@ -80,9 +74,8 @@ struct CustomerActivity: Sendable {
     private func isLater(_ transaction: Transaction, of batch: TransactionBatch) -> Bool {
         guard let latest = latestRenewable else { return true }
         if transaction.purchaseDate != latest.purchaseDate { return latest.purchaseDate < transaction.purchaseDate }
-        var latestID = latest.transactionID
         let order = batch.withBytes(transaction.transactionID) { candidate in
-            latestID.withUTF8 { kept -> Int in
+            latest.compactTransactionID.withBytes { kept -> Int in
                 if kept.elementsEqual(candidate) { return 0 }
                 return kept.lexicographicallyPrecedes(candidate) ? 1 : -1
             }

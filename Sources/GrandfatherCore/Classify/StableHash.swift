@@ -28,12 +28,21 @@ struct StableHash {
             combine(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
+        // The last 0–7 bytes in at most three loads (ids, codes and prices are mostly tail).
         var tail: UInt64 = 0
         var shift: UInt64 = 0
-        while offset < bytes.count {
+        if bytes.count - offset >= 4 {
+            tail = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            shift = 32
+            offset += 4
+        }
+        if bytes.count - offset >= 2 {
+            tail |= UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) << shift
+            shift += 16
+            offset += 2
+        }
+        if offset < bytes.count {
             tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-            shift += 8
-            offset += 1
         }
         // The length goes in too, so "ab" + "c" and "a" + "bc" differ.
         combine(tail ^ UInt64(bytes.count) << 56)

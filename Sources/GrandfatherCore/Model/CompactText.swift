@@ -1,0 +1,46 @@
+/// Text of up to 23 bytes held in the value itself, longer text as a `String`.
+///
+/// A Swift string holds at most 15 bytes without allocating, and Apple's transaction ids
+/// have 16 digits or more: a customer's latest auto-renewable transaction, replaced each
+/// time a later renewal streams by, would cost an allocation and a free every time.
+struct CompactText: Sendable, Hashable {
+    private enum Storage: Sendable, Hashable {
+        /// The bytes in order, then zeros; `count` bytes of them.
+        case inline(UInt64, UInt64, UInt64, count: UInt8)
+        case string(String)
+    }
+
+    private var storage: Storage
+
+    static let inlineCapacity = 24
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count <= Self.inlineCapacity - 1 else {
+            storage = .string(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { target in
+            if let base = bytes.baseAddress { target.baseAddress?.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        storage = .inline(words.0, words.1, words.2, count: UInt8(bytes.count))
+    }
+
+    /// Calls `body` with the text's UTF-8 bytes.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        switch storage {
+        case .inline(let a, let b, let c, let count):
+            let words = (a, b, c)
+            return withUnsafeBytes(of: words) { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+        case .string(var text):
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    var string: String {
+        switch storage {
+        case .inline: return withBytes { String(decoding: $0, as: UTF8.self) }
+        case .string(let text): return text
+        }
+    }
+}
