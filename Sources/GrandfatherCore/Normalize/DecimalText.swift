@@ -30,6 +30,8 @@ enum DecimalText {
         let sign = negative && !isZero ? 1 : 0
         let fraction = fractionEnd > fractionStart ? 1 + fractionEnd - fractionStart : 0
         let length = sign + integerEnd - firstDigit + fraction
+        // Most prices are canonical already (`4.99`): handed on as they are, without a copy.
+        if length == bytes.count { return body(bytes) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out in
             var position = 0
             if sign == 1 {
