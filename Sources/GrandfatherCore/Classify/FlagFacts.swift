@@ -45,14 +45,13 @@ struct FlagFacts {
         isOrphan = customer.isOrphan
         isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox
-        let cutoverVersion = customer.platform.flatMap { rules.version(for: $0) }
-        hasCutoverVersion = cutoverVersion != nil
+        hasCutoverVersion = customer.platform.map { rules.hasVersion(for: $0) } ?? false
         var byVersion: Bool?
         var naiveDisagrees = false
         var unparseable = false
         if let text = customer.originalAppVersion {
             // The version is read once, against the platform's cutover if it has one.
-            if let cutoverVersion, let comparison = AppVersion.compare(text, with: cutoverVersion) {
+            if let platform = customer.platform, let comparison = rules.compare(text, platform: platform) {
                 byVersion = comparison.lower
                 naiveDisagrees = comparison.lower != comparison.naivelyLower
             } else {
@@ -154,7 +153,7 @@ struct CutoverRules: Sendable {
     let edgeWindowSeconds: Int64
     let hasVersions: Bool
     let asOf: Instant
-    /// The cutover version of each platform, by `slot(of:)`.
+    /// The cutover version of each platform, by `Platform.index`.
     private let versions: [AppVersion?]
 
     init(policy: Policy, asOf: Instant) {
@@ -163,22 +162,21 @@ struct CutoverRules: Sendable {
         hasVersions = policy.cutover.versions != nil
         self.asOf = asOf
         var versions = [AppVersion?](repeating: nil, count: Platform.allCases.count)
-        for platform in Platform.allCases { versions[Self.slot(of: platform)] = policy.cutover.version(for: platform) }
+        for platform in Platform.allCases { versions[platform.index] = policy.cutover.version(for: platform) }
         self.versions = versions
     }
 
-    func version(for platform: Platform) -> AppVersion? {
-        versions[Self.slot(of: platform)]
+    func hasVersion(for platform: Platform) -> Bool {
+        versions[platform.index] != nil
     }
 
-    private static func slot(of platform: Platform) -> Int {
-        switch platform {
-        case .ios: 0
-        case .ipados: 1
-        case .macos: 2
-        case .tvos: 3
-        case .watchos: 4
-        case .visionos: 5
+    /// `AppVersion.compare` of `text` with the platform's cutover version, `nil` when there is
+    /// none; the version is read in place, where handing it out would retain and release its
+    /// storage once per customer on every core at once.
+    func compare(_ text: String, platform: Platform) -> (lower: Bool, naivelyLower: Bool)? {
+        versions.withUnsafeBufferPointer { versions in
+            guard let version = versions[platform.index] else { return nil }
+            return AppVersion.compare(text, with: version)
         }
     }
 }

@@ -3,6 +3,19 @@
 /// The platform a customer's app transaction comes from.
 public enum Platform: String, CaseIterable, Sendable, Codable {
     case ios, ipados, macos, tvos, watchos, visionos
+
+    /// The platform's position in `allCases`, for tables indexed by platform (`allCases`
+    /// itself would be built on every call).
+    var index: Int {
+        switch self {
+        case .ios: return 0
+        case .ipados: return 1
+        case .macos: return 2
+        case .tvos: return 3
+        case .watchos: return 4
+        case .visionos: return 5
+        }
+    }
 }
 
 /// Where a record comes from; `xcode` is read as `sandbox` (SPEC §8.4).

@@ -170,7 +170,9 @@ enum SnapshotWriter {
     /// Customers in customer-id order (the table's key order).
     private static func insertCustomers(_ audit: Audit, _ db: Database) throws {
         var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        // Each platform's cutover version text, looked up once rather than per customer.
         let cutover = audit.policy.cutover
+        let cutoverTexts = Platform.allCases.map { cutover.version(for: $0)?.text }
         try audit.customers.forEachVerdict { record, verdict, _ in
             try customer.bind(record.id)
             try customer.bind(record.platform?.rawValue)
@@ -181,8 +183,8 @@ enum SnapshotWriter {
             try customer.bind(record.storefront)
             try customer.bind(verdict.customerClass.rawValue)
             try customer.bind(record.isOrphan)
-            let applies = record.environment == .production ? record.platform.flatMap(cutover.version(for:)) : nil
-            try customer.bind(applies?.text)
+            let applies = record.environment == .production ? record.platform.flatMap { cutoverTexts[$0.index] } : nil
+            try customer.bind(applies)
             try customer.bind(verdict.byVersion)
             try customer.bind(verdict.byDate)
             try customer.step()

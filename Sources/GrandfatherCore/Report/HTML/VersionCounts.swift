@@ -48,17 +48,3 @@ struct VersionCounts: Sendable {
         }
     }
 }
-
-extension Platform {
-    /// The platform's position in `allCases`.
-    fileprivate var index: Int {
-        switch self {
-        case .ios: return 0
-        case .ipados: return 1
-        case .macos: return 2
-        case .tvos: return 3
-        case .watchos: return 4
-        case .visionos: return 5
-        }
-    }
-}
