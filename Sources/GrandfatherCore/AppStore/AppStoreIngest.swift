@@ -97,6 +97,7 @@ enum AppStoreIngest {
         for (line, fields) in rows.transactions {
             writer.emit(fields, fieldCount: TransactionField.allCases.count, line: line, into: &transactions)
         }
+        customers.flush()
         transactions.flush()
         for (line, reason) in rows.rejections {
             transactions.reject(line: line, column: nil, field: nil, reason: reason)

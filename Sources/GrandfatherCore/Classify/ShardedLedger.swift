@@ -48,15 +48,29 @@ final class ShardedLedger: @unchecked Sendable {
         Int(hash % UInt64(shardCount))
     }
 
-    /// Adds a customer row under its shard's lock.
-    func add(_ customer: Customer) -> Ledger.CustomerOutcome {
-        for follower in followers { _ = follower.add(customer) }
-        var id = customer.id
-        let hash = id.withUTF8 { CustomerIndex.hash(UnsafeRawBufferPointer($0)) }
-        let shard = Self.shard(hash)
-        locks[shard].lock()
-        defer { locks[shard].unlock() }
-        return shards[shard].add(customer, hash: hash)
+    /// Adds customer rows, each under its shard's lock, taken once per shard and batch; the
+    /// outcomes are in row order. Rows of one id keep their order (one shard holds the id), so
+    /// the first row of an id still wins.
+    func add(_ customers: [Customer]) -> [Ledger.CustomerOutcome] {
+        for follower in followers { _ = follower.add(customers) }
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(customers.count)
+        var buckets = [[Int32]](repeating: [], count: Self.shardCount)
+        for (row, customer) in customers.enumerated() {
+            var id = customer.id
+            let hash = id.withUTF8 { CustomerIndex.hash(UnsafeRawBufferPointer($0)) }
+            hashes.append(hash)
+            buckets[Self.shard(hash)].append(Int32(row))
+        }
+        var outcomes = [Ledger.CustomerOutcome](repeating: .accepted, count: customers.count)
+        for shard in buckets.indices where !buckets[shard].isEmpty {
+            let lock = locks[shard]
+            let ledger = shards[shard]
+            lock.lock()
+            for row in buckets[shard] { outcomes[Int(row)] = ledger.add(customers[Int(row)], hash: hashes[Int(row)]) }
+            lock.unlock()
+        }
+        return outcomes
     }
 
     /// How the transactions of one batch were taken.

@@ -1,8 +1,8 @@
 /// Where a reader delivers rows: normalizes each, feeds accepted records to the ledger,
 /// and keeps the accounting and rejections of the rows it saw.
 ///
-/// Transactions are normalized outside the lock and folded in batches, so parsers of
-/// several ranges contend for the ledger rarely.
+/// Rows are normalized outside the locks and added in batches, so parsers of several ranges
+/// contend for the ledger rarely.
 struct IngestSink: RowSink {
     static let batchSize = 4096
 
@@ -17,6 +17,11 @@ struct IngestSink: RowSink {
     private(set) var sandboxRows = 0
     private var batch = TransactionBatch()
     private var scratch: [[Int32]] = []
+    /// Customer rows normalized but not yet added, with their lines: added a batch at a time,
+    /// so that each shard's lock is taken once per batch rather than once per row.
+    private var customers: [Customer] = []
+    private var customerLines: [Int] = []
+    static let customerBatchSize = 1024
 
     init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: ShardedLedger) {
         self.file = file
@@ -34,18 +39,9 @@ struct IngestSink: RowSink {
             case .failure(let problem):
                 reject(row.line, problem)
             case .success(let customer):
-                switch ledger.add(customer) {
-                case .accepted:
-                    acceptCustomer(customer, duplicate: false)
-                case .exactDuplicate:
-                    acceptCustomer(customer, duplicate: true)
-                case .repeatedWithOtherContent:
-                    reject(
-                        row.line,
-                        RowProblem(
-                            field: "customer_id", column: nil,
-                            reason: "duplicate customer_id '\(Excerpt.of(customer.id))'"))
-                }
+                customers.append(customer)
+                customerLines.append(row.line)
+                if customers.count >= Self.customerBatchSize { flushCustomers() }
             }
         case .transactions:
             if let problem = normalizer.transaction(row, into: &batch) {
@@ -57,13 +53,35 @@ struct IngestSink: RowSink {
         }
     }
 
-    /// Folds the transactions still batched; call once the reader is done.
+    /// Folds the transactions and customers still batched; call once the reader is done.
     mutating func flush() {
+        flushCustomers()
         guard !batch.rows.isEmpty else { return }
         let outcome = ledger.add(batch, scratch: &scratch)
         exactDuplicates += outcome.exactDuplicates
         sandboxRows += outcome.sandbox
         batch.removeAll()
+    }
+
+    /// Adds the batched customer rows and accounts for each, in row order.
+    private mutating func flushCustomers() {
+        guard !customers.isEmpty else { return }
+        for (row, outcome) in ledger.add(customers).enumerated() {
+            let customer = customers[row]
+            switch outcome {
+            case .accepted:
+                acceptCustomer(customer, duplicate: false)
+            case .exactDuplicate:
+                acceptCustomer(customer, duplicate: true)
+            case .repeatedWithOtherContent:
+                rejections.append(
+                    Rejection(
+                        file: file, line: customerLines[row], column: nil, field: "customer_id",
+                        reason: "duplicate customer_id '\(Excerpt.of(customer.id))'"))
+            }
+        }
+        customers.removeAll(keepingCapacity: true)
+        customerLines.removeAll(keepingCapacity: true)
     }
 
     private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {
@@ -74,10 +92,13 @@ struct IngestSink: RowSink {
 
     mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
         rowsRead += 1
+        // Rejections stay in line order: the batched rows before this one are decided first.
+        flushCustomers()
         rejections.append(Rejection(file: file, line: line, column: column, field: field, reason: reason))
     }
 
     private mutating func reject(_ line: Int, _ problem: RowProblem) {
+        flushCustomers()
         rejections.append(
             Rejection(file: file, line: line, column: problem.column, field: problem.field, reason: problem.reason))
     }
