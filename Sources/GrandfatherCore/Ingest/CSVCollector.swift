@@ -166,10 +166,22 @@ extension GrowableBuffer where Element == UInt8 {
                     as: UInt64.self)
                 offset += 8
             }
-            while offset < length {
+            // The last 0–7 bytes in at most three moves.
+            if length - offset >= 4 {
+                target.storeBytes(
+                    of: data.loadUnaligned(fromByteOffset: offset, as: UInt32.self), toByteOffset: offset,
+                    as: UInt32.self)
+                offset += 4
+            }
+            if length - offset >= 2 {
+                target.storeBytes(
+                    of: data.loadUnaligned(fromByteOffset: offset, as: UInt16.self), toByteOffset: offset,
+                    as: UInt16.self)
+                offset += 2
+            }
+            if offset < length {
                 target.storeBytes(
                     of: data.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
-                offset += 1
             }
         } else {
             target.copyMemory(from: data, byteCount: length)

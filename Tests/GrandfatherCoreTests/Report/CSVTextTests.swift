@@ -32,6 +32,12 @@ struct CSVTextTests {
             ("two\nlines", "\"two\nlines\""),
             ("cr\rlf", "\"cr\rlf\""),
             ("é", "é"),
+            // Long values are checked eight bytes at a time: the mark in each word position.
+            ("abcdefghijklmnopq", "abcdefghijklmnopq"),
+            ("abcdefgh,ijk", "\"abcdefgh,ijk\""),
+            ("abcdefghijklmno\r", "\"abcdefghijklmno\r\""),
+            ("abcdefg\"", "\"abcdefg\"\"\""),
+            ("éééééééé\n", "\"éééééééé\n\""),
         ])
     func quoted(value: String, cell: String) {
         #expect(CSVText.cell(value) == cell)
