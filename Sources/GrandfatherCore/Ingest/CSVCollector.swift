@@ -198,7 +198,7 @@ enum LineBreaks {
         var offset = 0
         while offset + 8 <= length {
             let word = data.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByte(word, 0x0A) || hasByte(word, 0x0D) { return true }
+            if ASCII.word(word, holds: 0x0A) || ASCII.word(word, holds: 0x0D) { return true }
             offset += 8
         }
         while offset < length {
@@ -207,12 +207,6 @@ enum LineBreaks {
             offset += 1
         }
         return false
-    }
-
-    @inline(__always)
-    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
-        let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
     }
 
     /// Counts line breaks, a CRLF counting once.

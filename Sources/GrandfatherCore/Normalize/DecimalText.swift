@@ -55,8 +55,16 @@ enum DecimalText {
     }
 }
 
-/// Word-at-a-time ASCII checks for the byte-level readers.
+/// Word-at-a-time ASCII checks for the byte-level readers and writers.
 enum ASCII {
+    /// Whether any of the eight bytes of `word` is `byte` (the classic zero-byte test on
+    /// `word ^ pattern`, exact as a yes or no).
+    @inline(__always)
+    static func word(_ word: UInt64, holds byte: UInt8) -> Bool {
+        let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
+    }
+
     /// Whether every byte is ASCII other than NUL (1…127): text that needs no further check.
     static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }

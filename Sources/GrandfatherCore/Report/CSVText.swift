@@ -101,7 +101,11 @@ struct CSVText {
         var offset = 0
         while offset + 8 <= value.count {
             let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByte(word, 0x2C) || hasByte(word, 0x22) || hasByte(word, 0x0A) || hasByte(word, 0x0D) { return true }
+            if ASCII.word(word, holds: 0x2C) || ASCII.word(word, holds: 0x22) || ASCII.word(word, holds: 0x0A)
+                || ASCII.word(word, holds: 0x0D)
+            {
+                return true
+            }
             offset += 8
         }
         while offset < value.count {
@@ -110,13 +114,6 @@ struct CSVText {
             offset += 1
         }
         return false
-    }
-
-    /// Whether any byte of `word` is `byte` (the classic zero-byte test on `word ^ pattern`).
-    @inline(__always)
-    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
-        let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
     }
 
     /// `=`, `+`, `-`, `@`, tab and CR make a spreadsheet evaluate the cell.

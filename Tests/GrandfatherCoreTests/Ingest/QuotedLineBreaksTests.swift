@@ -8,12 +8,6 @@ import Testing
 /// libcsv delivers while parsing that chunk does, on random text made of the characters
 /// that matter, cut into chunks anywhere.
 @Suite struct QuotedLineBreaksTests {
-    /// The fields libcsv delivered, with the chunk being parsed when each was.
-    private final class Collected {
-        var chunk = 0
-        var fields: [(chunk: Int, bytes: [UInt8])] = []
-    }
-
     @Test func aChunkSaidToHoldNoBreakDeliversNoFieldWithOne() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("ab,\"\n\r".utf8)
@@ -25,30 +19,14 @@ import Testing
             let cuts = [0, Int.random(in: 0...length, using: &generator), length].sorted()
             let chunks = [Array(text[cuts[0]..<cuts[1]]), Array(text[cuts[1]..<cuts[2]])]
 
-            var parser = csv_parser()
-            _ = csv_init(&parser, UInt8(CSV_REPALL_NL))
-            csv_set_space_func(&parser, CSVReader.neverSpace)
-            let collected = Collected()
-            let context = Unmanaged.passUnretained(collected).toOpaque()
-            let field: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
-                data, length, context in
-                guard let context else { return }
-                let box = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-                let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-                box.fields.append((box.chunk, bytes))
-            }
             var mayOccur: [Bool] = []
-            for (index, chunk) in chunks.enumerated() {
-                collected.chunk = index
-                chunk.withUnsafeBytes { raw in
-                    mayOccur.append(
-                        QuotedLineBreaks.mayOccur(
-                            raw, startsInQuotes: CSVReader.insideQuotes(parser),
-                            startsAtFieldStart: CSVReader.atFieldStart(parser)))
-                    _ = csv_parse(&parser, raw.baseAddress, raw.count, field, nil, context)
-                }
+            let collected = LibCSVEvents.parse(chunks) { raw, parser in
+                mayOccur.append(
+                    QuotedLineBreaks.mayOccur(
+                        raw, startsInQuotes: CSVReader.insideQuotes(parser),
+                        startsAtFieldStart: CSVReader.atFieldStart(parser)))
+                return false
             }
-            csv_free(&parser)
             for (index, may) in mayOccur.enumerated() where !may {
                 saidNone += 1
                 for delivered in collected.fields where delivered.chunk == index {

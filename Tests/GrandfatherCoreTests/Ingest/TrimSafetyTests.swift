@@ -7,38 +7,11 @@ import Testing
 /// Whenever `TrimSafety` lets a chunk go through libcsv's default space handling, the fields
 /// are exactly those of never trimming, on random text made of the characters that matter.
 @Suite struct TrimSafetyTests {
-    /// Fields and record ends, as libcsv reports them.
-    private final class Collected {
-        var events: [String] = []
-    }
-
-    /// Parses `chunks` one after another, choosing the space function per chunk.
-    private func parse(_ chunks: [[UInt8]], chooser: (UnsafeRawBufferPointer, csv_parser) -> Bool) -> [String] {
-        var parser = csv_parser()
-        _ = csv_init(&parser, UInt8(CSV_REPALL_NL))
-        defer { csv_free(&parser) }
-        let collected = Collected()
-        let context = Unmanaged.passUnretained(collected).toOpaque()
-        let field: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
-            data, length, context in
-            guard let context else { return }
-            let box = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            let bytes = data.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            box.events.append("f:" + String(decoding: bytes, as: UTF8.self))
-        }
-        let record: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
-            guard let context else { return }
-            Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().events.append("r:\(terminator)")
-        }
-        for chunk in chunks {
-            chunk.withUnsafeBytes { raw in
-                let useDefault = chooser(raw, parser)
-                csv_set_space_func(&parser, useDefault ? nil : CSVReader.neverSpace)
-                _ = csv_parse(&parser, raw.baseAddress, raw.count, field, record, context)
-            }
-        }
-        csv_fini(&parser, field, record, context)
-        return collected.events
+    /// Fields and record ends, as libcsv reports them, choosing the space function per chunk.
+    private func parse(_ chunks: [[UInt8]], chooser: (UnsafeRawBufferPointer, csv_parser) -> Bool)
+        -> [LibCSVEvents.Event]
+    {
+        LibCSVEvents.parse(chunks, beforeChunk: chooser).events.map(\.event)
     }
 
     @Test func theDefaultIsChosenOnlyWhereItTrimsNothing() {
