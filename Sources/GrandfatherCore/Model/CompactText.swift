@@ -1,11 +1,11 @@
-/// Text of up to 23 bytes held in the value itself, longer text as a `String`.
+/// Text of up to 24 bytes held in the value itself, longer text as a `String`.
 ///
 /// A Swift string holds at most 15 bytes without allocating, and Apple's transaction ids
 /// have 16 digits or more: a customer's latest auto-renewable transaction, replaced each
 /// time a later renewal streams by, would cost an allocation and a free every time.
-struct CompactText: Sendable, Hashable {
-    private enum Storage: Sendable, Hashable {
-        /// The bytes in order, then zeros; `count` bytes of them.
+struct CompactText: Sendable {
+    private enum Storage: Sendable {
+        /// The bytes in order, then zeros; the first `count` of them are the text.
         case inline(UInt64, UInt64, UInt64, count: UInt8)
         case string(String)
     }
@@ -15,7 +15,7 @@ struct CompactText: Sendable, Hashable {
     static let inlineCapacity = 24
 
     init(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count <= Self.inlineCapacity - 1 else {
+        guard bytes.count <= Self.inlineCapacity else {
             storage = .string(String(decoding: bytes, as: UTF8.self))
             return
         }
