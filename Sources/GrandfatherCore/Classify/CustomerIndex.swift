@@ -41,11 +41,12 @@ final class CustomerIndex {
 
     /// The first and second eight bytes of a short id, zero-padded.
     private static func words(_ id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { target in
-            if let base = id.baseAddress { target.baseAddress?.copyMemory(from: base, byteCount: id.count) }
-        }
-        return words
+        guard let base = id.baseAddress else { return (0, 0) }
+        if id.count <= 8 { return (base.loadPadded(fromByteOffset: 0, count: id.count), 0) }
+        return (
+            base.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+            base.loadPadded(fromByteOffset: 8, count: id.count - 8)
+        )
     }
 
     /// The slot filed under `hash` for this id; `matches` compares a long id with a slot's.

@@ -88,7 +88,12 @@ final class Ledger {
             let id = batch.rows[Int(row)].customerID
             slots.append(Int32(batch.withBytes(id) { slot(for: $0, hash: batch.hashes[Int(row)].customer) }))
         }
-        for slot in slots { seen ^= UInt64(truncatingIfNeeded: activities[Int(slot)].current.count) }
+        for slot in slots {
+            // An activity is 56 bytes, so most straddle two cache lines: read a byte of each.
+            let activity = Int(slot)
+            seen ^= UInt64(truncatingIfNeeded: activities[activity].current.count)
+            if activities[activity].hasConflictingDuplicate { seen ^= 1 }
+        }
         for (row, slot) in zip(rows, slots) {
             activities[Int(slot)].fold(batch.rows[Int(row)], of: batch, rules: rules)
         }

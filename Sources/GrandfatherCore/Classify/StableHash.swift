@@ -28,22 +28,8 @@ struct StableHash {
             combine(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        // The last 0–7 bytes in at most three loads (ids, codes and prices are mostly tail).
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        if bytes.count - offset >= 4 {
-            tail = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            shift = 32
-            offset += 4
-        }
-        if bytes.count - offset >= 2 {
-            tail |= UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) << shift
-            shift += 16
-            offset += 2
-        }
-        if offset < bytes.count {
-            tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-        }
+        // The last 0–7 bytes (ids, codes and prices are mostly tail).
+        let tail = base.loadPadded(fromByteOffset: offset, count: bytes.count - offset)
         // The length goes in too, so "ab" + "c" and "a" + "bc" differ.
         combine(tail ^ UInt64(bytes.count) << 56)
     }
@@ -69,5 +55,35 @@ extension UInt64 {
     @inline(__always)
     fileprivate func rotated(by amount: UInt64) -> UInt64 {
         self << amount | self >> (64 - amount)
+    }
+}
+
+extension UnsafeRawPointer {
+    /// `count` (0–8) bytes from `offset` as a little-endian word, zero-padded, in at most
+    /// three loads and no byte beyond them. Built in registers: copying the bytes into a
+    /// word on the stack and reading it back stalls on the store forwarding.
+    @inline(__always)
+    func loadPadded(fromByteOffset offset: Int, count: Int) -> UInt64 {
+        if count >= 8 { return loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        var offset = offset
+        var count = count
+        if count >= 4 {
+            word = UInt64(loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            shift = 32
+            offset += 4
+            count -= 4
+        }
+        if count >= 2 {
+            word |= UInt64(loadUnaligned(fromByteOffset: offset, as: UInt16.self)) << shift
+            shift += 16
+            offset += 2
+            count -= 2
+        }
+        if count > 0 {
+            word |= UInt64(load(fromByteOffset: offset, as: UInt8.self)) << shift
+        }
+        return word
     }
 }
