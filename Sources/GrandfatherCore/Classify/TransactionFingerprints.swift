@@ -57,13 +57,14 @@ final class TransactionFingerprints {
         max(64, Int(Double(max(expected, 1)) / maximumLoad) + 1)
     }
 
-    /// Reads the slots `ids` will be recorded in, so that their cache misses overlap rather
-    /// than stall one `record` each (see `Ledger.fold`).
+    /// Reads the keys `ids` will be recorded under, so that their cache misses overlap rather
+    /// than stall one `record` each (see `Ledger.fold`). Values are left alone: most are
+    /// never written yet, and reading such a page maps the shared zero page, whose first
+    /// write then costs a copy-on-write fault and a TLB flush on every core.
     func touch(_ ids: [UInt64]) {
         var seen: UInt64 = 0
         for id in ids {
-            let slot = Self.slot(for: id == 0 ? 1 : id, capacity: capacity)
-            seen ^= keys[slot] ^ values[slot]
+            seen ^= keys[Self.slot(for: id == 0 ? 1 : id, capacity: capacity)]
         }
         touched = seen
     }
