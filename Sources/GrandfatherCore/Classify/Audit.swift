@@ -65,7 +65,16 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.records = records
         self.activities = activities
         self.classifier = classifier
-        let verdicts = Parallel.map(count: records.count) { classifier.verdict(records[$0], activities[$0]) }
+        // Records and activities lent in place: a copy of each would retain and release its
+        // strings and arrays, scattered over the heap, a million times.
+        let verdicts = records.withUnsafeBufferPointer { records in
+            activities.withUnsafeBufferPointer { activities in
+                let (lentRecords, lentActivities) = (LentBuffer(records), LentBuffer(activities))
+                return Parallel.map(count: records.count) {
+                    classifier.verdict(lentRecords.elements[$0], lentActivities.elements[$0])
+                }
+            }
+        }
         self.verdicts = verdicts
         // Sorting compares the ids' first eight bytes as one number, and whole ids only on a tie.
         let prefixes = Parallel.map(count: records.count) { Self.sortPrefix(records[$0].id) }
@@ -105,17 +114,19 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         return classifier.classify(records[slot], activities[slot])
     }
 
-    /// Visits every customer in id order with its verdict and its place: the renderers'
-    /// path, which builds no result per customer (`grants(of:)` derives grants).
+    /// Visits every customer in id order with its verdict and its activity: the renderers'
+    /// path, which builds no result per customer (`grants(of:_:)` derives grants).
     ///
-    /// Record and verdict are lent, not copied: a copy would retain and release each of their
-    /// strings and arrays, a million times per report.
-    func forEachVerdict(_ body: (borrowing Customer, borrowing Verdict, Int) throws -> Void) rethrows {
+    /// Record and activity are lent, not copied: a copy would retain and release each of
+    /// their strings and arrays, a million times per report.
+    func forEachVerdict(
+        _ body: (borrowing Customer, Verdict, borrowing CustomerActivity) throws -> Void
+    ) rethrows {
         try records.withUnsafeBufferPointer { records in
-            try verdicts.withUnsafeBufferPointer { verdicts in
+            try activities.withUnsafeBufferPointer { activities in
                 for position in order {
                     let slot = Int(position)
-                    try body(records[slot], verdicts[slot], slot)
+                    try body(records[slot], verdicts[slot], activities[slot])
                 }
             }
         }
@@ -124,7 +135,9 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     /// Visits the verdict and activity of the customers whose places are in `range`
     /// (a part of `0..<count`, in no particular order of id).
     func forEachActivity(in range: Range<Int>, _ body: (Verdict, borrowing CustomerActivity) -> Void) {
-        for slot in range { body(verdicts[slot], activities[slot]) }
+        activities.withUnsafeBufferPointer { activities in
+            for slot in range { body(verdicts[slot], activities[slot]) }
+        }
     }
 
     /// Reads the activity of the customer at `position` in id order.
@@ -132,15 +145,17 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         body(activities[Int(order[position])])
     }
 
-    /// Reads the customer at `position` in id order with its verdict and its place.
-    func withVerdict<Result>(at position: Int, _ body: (Customer, Verdict, Int) -> Result) -> Result {
+    /// Reads the customer at `position` in id order with its verdict and its activity.
+    func withVerdict<Result>(
+        at position: Int, _ body: (borrowing Customer, Verdict, borrowing CustomerActivity) -> Result
+    ) -> Result {
         let slot = Int(order[position])
-        return body(records[slot], verdicts[slot], slot)
+        return body(records[slot], verdicts[slot], activities[slot])
     }
 
-    /// The grants of a customer, from its verdict.
-    func grants(of verdict: Verdict) -> [EntitlementGrant] {
-        classifier.entitlements(of: verdict)
+    /// The grants of a customer, from its verdict and activity.
+    func grants(of verdict: Verdict, _ activity: borrowing CustomerActivity) -> [EntitlementGrant] {
+        classifier.entitlements(activity, verdict: verdict)
     }
 }
 

@@ -47,20 +47,17 @@ public final class Classifier: Sendable {
         } else {
             customerClass = .new
         }
-        let flags = facts.flags()
         return Verdict(
-            customerClass: customerClass, flags: flags, byVersion: facts.byVersion, byDate: facts.byDate,
-            deciding: Self.deciding(flags, activity))
+            customerClass: customerClass, flags: facts.flags(), byVersion: facts.byVersion, byDate: facts.byDate)
     }
 
-    /// The transactions that decided, for the snapshot: every current one (the activity's own
-    /// array, shared, not copied), else the latest auto-renewable that raised `billing_retry`.
-    private static func deciding(_ flags: FlagSet, _ activity: borrowing CustomerActivity) -> DecidingTransactions {
-        if !activity.current.isEmpty { return .current(activity.current) }
-        if flags.contains(.billingRetry), let latest = activity.latestRenewable {
-            return .latestRenewable(Boxed(latest))
-        }
-        return .none
+    /// The latest auto-renewable transaction, when it alone decided: it raised `billing_retry`
+    /// and nothing is current (the current transactions decide otherwise).
+    static func decidingLatestRenewable(
+        _ verdict: Verdict, _ activity: borrowing CustomerActivity
+    ) -> CustomerActivity.LatestRenewable? {
+        guard activity.current.isEmpty, verdict.flags.contains(.billingRetry) else { return nil }
+        return activity.latestRenewable
     }
 
     /// The rule of SPEC §4 that put a customer in its class; `grandfathered` names the answers
@@ -102,13 +99,6 @@ public final class Classifier: Sendable {
         entitlements(activity.current, verdict.customerClass)
     }
 
-    /// The same grants from the verdict alone, which holds the activity's current transactions
-    /// whenever there are any: readers of a million verdicts copy no activity.
-    func entitlements(of verdict: Verdict) -> [EntitlementGrant] {
-        guard case .current(let current) = verdict.deciding else { return entitlements([], verdict.customerClass) }
-        return entitlements(current, verdict.customerClass)
-    }
-
     private func entitlements(
         _ current: [CustomerActivity.CurrentGrant], _ customerClass: CustomerClass
     ) -> [EntitlementGrant] {
@@ -128,11 +118,9 @@ public final class Classifier: Sendable {
     }
 
     /// The grants of a verdict for the snapshot, from the current transactions it holds.
-    func recordedGrants(_ verdict: Verdict) -> RecordedGrants {
+    func recordedGrants(_ verdict: Verdict, _ activity: borrowing CustomerActivity) -> RecordedGrants {
         var recorded = RecordedGrants()
-        var current: [CustomerActivity.CurrentGrant] = []
-        if case .current(let grants) = verdict.deciding { current = grants }
-        forEachGrant(current, verdict.customerClass) { candidate, transaction in
+        forEachGrant(activity.current, verdict.customerClass) { candidate, transaction in
             guard let index = recorded.grants.firstIndex(where: { $0.grant == candidate }) else {
                 recorded.grants.append((candidate, transaction?.productID, transaction?.productType))
                 return
@@ -184,12 +172,11 @@ public final class Classifier: Sendable {
     }
 }
 
-/// The compact outcome of classifying one customer (SPEC §4, §5): 16 bytes, with the
-/// transactions that decided it as the fold kept them (for the snapshot's `entitlements`
-/// products and `deciding_transactions`).
+/// The compact outcome of classifying one customer (SPEC §4, §5): a few bytes and no
+/// references, so that a million of them are copied, counted and sorted without touching a
+/// reference count. What decided it lies in the customer's activity, beside it
+/// (`CustomerResults` lends both).
 public struct Verdict: Sendable, Equatable {
-    // Stored widest first, so that a million verdicts pack into 16 bytes each.
-    var deciding: DecidingTransactions
     public var customerClass: CustomerClass
     /// The version answer of SPEC §8.10: `nil` when there is none.
     public var byVersion: Bool?
@@ -197,11 +184,7 @@ public struct Verdict: Sendable, Equatable {
     public var byDate: Bool?
     public var flags: FlagSet
 
-    init(
-        customerClass: CustomerClass, flags: FlagSet, byVersion: Bool?, byDate: Bool?,
-        deciding: DecidingTransactions = .none
-    ) {
-        self.deciding = deciding
+    init(customerClass: CustomerClass, flags: FlagSet, byVersion: Bool?, byDate: Bool?) {
         self.customerClass = customerClass
         self.byVersion = byVersion
         self.byDate = byDate
@@ -224,34 +207,5 @@ public struct Verdict: Sendable, Equatable {
         case nothingDurable = "nothing_durable"
         /// Excluded: the customer's own record is sandbox (SPEC §8.9).
         case sandbox
-    }
-}
-
-/// The transactions that decided a verdict, in one reference.
-enum DecidingTransactions: Sendable, Equatable {
-    case none
-    /// Every transaction current as of the run, in fold order.
-    case current([CustomerActivity.CurrentGrant])
-    /// The latest auto-renewable transaction of a `billing_retry` customer (SPEC §8.19).
-    case latestRenewable(Boxed<CustomerActivity.LatestRenewable>)
-
-    static func == (lhs: DecidingTransactions, rhs: DecidingTransactions) -> Bool {
-        switch (lhs, rhs) {
-        case (.none, .none): return true
-        case (.current(let a), .current(let b)): return a == b
-        case (.latestRenewable(let a), .latestRenewable(let b)):
-            return a.value.transactionID.codePointEquals(b.value.transactionID)
-                && a.value.purchaseDate == b.value.purchaseDate && a.value.state == b.value.state
-        default: return false
-        }
-    }
-}
-
-/// A value behind one reference, so that a rarely present value costs its holder 8 bytes.
-final class Boxed<Value: Sendable>: Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -69,11 +69,23 @@ struct FlagFacts {
         hasConflictingDuplicate = activity.hasConflictingDuplicate
         transactionDatesImpossible = activity.hasImpossibleDates
         anyCurrent = !activity.current.isEmpty
-        allCurrentThroughGrace = activity.current.allSatisfy(\.throughGrace)
-        allCurrentFamilyShared = activity.current.allSatisfy(\.familyShared)
-        currentPurchasedSubscription = activity.current.contains {
-            ($0.productType == .autoRenewable || $0.productType == .nonRenewing) && !$0.familyShared
+        // Fields read in place: a closure over the grants would copy each one, retaining
+        // and releasing its strings.
+        var allThroughGrace = true
+        var allFamilyShared = true
+        var purchasedSubscription = false
+        for index in activity.current.indices {
+            let familyShared = activity.current[index].familyShared
+            let productType = activity.current[index].productType
+            if !activity.current[index].throughGrace { allThroughGrace = false }
+            if !familyShared { allFamilyShared = false }
+            if (productType == .autoRenewable || productType == .nonRenewing) && !familyShared {
+                purchasedSubscription = true
+            }
         }
+        allCurrentThroughGrace = allThroughGrace
+        allCurrentFamilyShared = allFamilyShared
+        currentPurchasedSubscription = purchasedSubscription
         latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
 
         cutover = rules.date
@@ -148,35 +160,66 @@ struct FlagFacts {
 
 /// The part of the policy flag detection reads, taken once per run: the policy itself holds
 /// strings and tables whose reference counts a copy per customer would touch.
-struct CutoverRules: Sendable {
+///
+/// The cutover versions' texts are read through plain pointers into storage `versionTexts`
+/// owns and never changes: every customer's version is compared with one of them on every
+/// core at once, and reading a string or an array would retain and release it each time,
+/// two cores contending for one counter.
+struct CutoverRules: @unchecked Sendable {
     let date: Instant
     let edgeWindowSeconds: Int64
     let hasVersions: Bool
     let asOf: Instant
-    /// The cutover version of each platform, by `Platform.index`.
-    private let versions: [AppVersion?]
+    private let versionTexts: VersionTexts
+    /// By `Platform.index`: where the platform's cutover version text lies, count -1 for none.
+    private let spans: UnsafePointer<(start: Int, count: Int)>
+    private let bytes: UnsafePointer<UInt8>
 
     init(policy: Policy, asOf: Instant) {
         date = policy.cutover.date
         edgeWindowSeconds = policy.edgeWindowSeconds
         hasVersions = policy.cutover.versions != nil
         self.asOf = asOf
-        var versions = [AppVersion?](repeating: nil, count: Platform.allCases.count)
-        for platform in Platform.allCases { versions[platform.index] = policy.cutover.version(for: platform) }
-        self.versions = versions
+        versionTexts = VersionTexts(Platform.allCases.map { policy.cutover.version(for: $0)?.text })
+        spans = UnsafePointer(versionTexts.spans)
+        bytes = UnsafePointer(versionTexts.bytes)
     }
 
     func hasVersion(for platform: Platform) -> Bool {
-        versions[platform.index] != nil
+        spans[platform.index].count >= 0
     }
 
     /// `AppVersion.compare` of `text` with the platform's cutover version, `nil` when there is
-    /// none; the version is read in place, where handing it out would retain and release its
-    /// storage once per customer on every core at once.
+    /// none.
     func compare(_ text: String, platform: Platform) -> (lower: Bool, naivelyLower: Bool)? {
-        versions.withUnsafeBufferPointer { versions in
-            guard let version = versions[platform.index] else { return nil }
-            return AppVersion.compare(text, with: version)
+        let span = spans[platform.index]
+        guard span.count >= 0 else { return nil }
+        let version = UnsafeBufferPointer(start: bytes + span.start, count: span.count)
+        var text = text
+        return text.withUTF8 { AppVersion.compare($0, withVersion: version) }
+    }
+
+    /// The texts, back to back in one allocation freed with the rules.
+    private final class VersionTexts {
+        let spans: UnsafeMutablePointer<(start: Int, count: Int)>
+        let bytes: UnsafeMutablePointer<UInt8>
+
+        init(_ texts: [String?]) {
+            spans = .allocate(capacity: max(texts.count, 1))
+            let all = texts.flatMap { Array(($0 ?? "").utf8) }
+            bytes = .allocate(capacity: max(all.count, 1))
+            bytes.initialize(from: all, count: all.count)
+            var start = 0
+            for (index, text) in texts.enumerated() {
+                let count = text?.utf8.count ?? 0
+                (spans + index).initialize(to: (start, text == nil ? -1 : count))
+                start += count
+            }
+        }
+
+        deinit {
+            spans.deallocate()
+            bytes.deallocate()
         }
     }
 }

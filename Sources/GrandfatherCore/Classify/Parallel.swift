@@ -89,6 +89,17 @@ enum Parallel {
     }
 }
 
+/// An array's elements lent read-only to the jobs of one `concurrentPerform`, valid inside
+/// the `withUnsafeBufferPointer` that made it: jobs read elements in place instead of
+/// copying them (a copy retains and releases every reference an element holds).
+struct LentBuffer<Element: Sendable>: @unchecked Sendable {
+    let elements: UnsafeBufferPointer<Element>
+
+    init(_ elements: UnsafeBufferPointer<Element>) {
+        self.elements = elements
+    }
+}
+
 /// A pointer handed to the jobs of one `concurrentPerform`, each writing its own region.
 private struct UncheckedPointer<Value>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Value>

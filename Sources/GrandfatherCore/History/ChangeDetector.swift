@@ -67,13 +67,13 @@ extension CustomerResults {
     /// The customer at `position` as a snapshot would record it: class, flag codes and
     /// `entitlement:source` pairs.
     func state(at position: Int) -> PreviousSnapshot.Customer {
-        withVerdict(at: position) { customer, verdict, _ in
+        withVerdict(at: position) { customer, verdict, activity in
             var flags: [String] = []
             verdict.flags.forEach { flags.append($0.code) }
             // As the snapshot records them: only grandfathered customers and subscribers hold grants.
             let holds = verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber
             let grants =
-                holds ? grants(of: verdict).map { $0.entitlement + ":" + $0.source.rawValue } : []
+                holds ? grants(of: verdict, activity).map { $0.entitlement + ":" + $0.source.rawValue } : []
             return PreviousSnapshot.Customer(
                 id: customer.id, customerClass: verdict.customerClass, flags: flags.sorted(),
                 entitlements: Array(Set(grants)).sorted())

@@ -12,13 +12,13 @@ public enum CustomersCSV {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers
-        customers.forEachVerdict { customer, verdict, _ in
+        customers.forEachVerdict { customer, verdict, activity in
             csv.cell(customer.id)
             csv.cell(verdict.customerClass.rawValue)
             csv.listCell { items in verdict.flags.forEach { items.item($0.code) } }
             if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
                 csv.listCell { items in
-                    for grant in customers.grants(of: verdict) {
+                    for grant in customers.grants(of: verdict, activity) {
                         items.item(grant.entitlement, ":", grant.source.rawValue)
                     }
                 }

@@ -199,17 +199,17 @@ enum SnapshotWriter {
         var deciding = try BulkInsert(
             db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
-        try audit.customers.forEachVerdict { record, verdict, _ in
+        try audit.customers.forEachVerdict { record, verdict, activity in
             try verdict.flags.forEach { code in
                 try flag.bind(record.id)
                 try flag.bind(code.code)
                 try flag.step()
             }
-            if case .latestRenewable(let latest) = verdict.deciding {
-                try insertLatestRenewable(latest.value, of: record, into: &deciding)
+            if let latest = Classifier.decidingLatestRenewable(verdict, activity) {
+                try insertLatestRenewable(latest, of: record, into: &deciding)
             }
             guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
-            let recorded = classifier.recordedGrants(verdict)
+            let recorded = classifier.recordedGrants(verdict, activity)
             for (entitlement, productID, productType) in recorded.grants {
                 try grant.bind(record.id)
                 try grant.bind(entitlement.entitlement)
