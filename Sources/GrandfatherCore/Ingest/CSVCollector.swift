@@ -1,3 +1,5 @@
+import CLibCSV
+
 /// Gathers libcsv's callbacks for one chunk: field bytes back to back, record boundaries,
 /// and the physical line each record starts on (libcsv reports none, so lines are counted
 /// from the terminators it reports and the line breaks inside quoted fields).
@@ -35,6 +37,8 @@ struct CSVCollector {
     private var lastTerminatorWasCR = false
     /// False while parsing a chunk whose fields cannot hold a line break (`QuotedLineBreaks`).
     var fieldsMayHoldBreaks = true
+    /// The parser this collector's buffer is lent to (see `lend(to:forBytes:)`), if any.
+    private var borrower: UnsafeMutablePointer<csv_parser>?
 
     init(firstLine: Int = 1, maximumFields: Int = Int.max) {
         currentLine = firstLine
@@ -69,12 +73,72 @@ struct CSVCollector {
                 currentLine += LineBreaks.count(data, length)
             }
             if fieldsInRecord < maximumFields {
-                bytes.append(data, count: min(length, RawRow.maximumFieldBytes + 1))
+                let kept = min(length, RawRow.maximumFieldBytes + 1)
+                if borrower != nil, data == UnsafeRawPointer(bytes.base + bytes.count) {
+                    // libcsv wrote the field where it belongs: keep it without a copy.
+                    bytes.count += kept
+                } else {
+                    bytes.append(data, count: kept)
+                }
             }
         }
         if fieldsInRecord < maximumFields { fieldEnds.append(bytes.count) }
         fieldsInRecord += 1
         lastTerminatorWasCR = false
+        // The next field is written after this one (or over it, when it is not kept).
+        if let borrower { Self.point(borrower, at: bytes.base + bytes.count, room: bytes.room) }
+    }
+
+    // MARK: Lending the buffer
+    //
+    // libcsv gathers each field's bytes in its entry buffer and hands that buffer to the field
+    // callback, which had to copy them out: a tenth of reading a file. Instead the parser is
+    // pointed into `bytes`, just after the last field kept, before each chunk, and again after
+    // each field, so a field arrives where it is kept. libcsv reads `entry_buf` and
+    // `entry_size` from the parser after every callback and every byte it stores; should it
+    // ever hand over bytes from elsewhere, `field` copies them as before. The room lent is
+    // more than the chunk can fill, so libcsv never grows the buffer; were it to try, it gets
+    // `refuseToGrow`'s NULL and stops with an error rather than reallocating memory it does
+    // not own.
+
+    /// Points `parser` into the buffer for a chunk of `count` bytes, with room for all of them
+    /// after the bytes of a field it has begun.
+    mutating func lend(to parser: UnsafeMutablePointer<csv_parser>, forBytes count: Int) {
+        if borrower == nil {
+            // A field begun in libcsv's own buffer moves here first; the buffer is freed.
+            if let own = parser.pointee.entry_buf {
+                let begun = parser.pointee.entry_pos
+                bytes.reserve(bytes.count + begun, keeping: 0)
+                UnsafeMutableRawPointer(bytes.base + bytes.count).copyMemory(from: own, byteCount: begun)
+                parser.pointee.free_func?(own)
+            }
+            parser.pointee.realloc_func = CSVCollector.refuseToGrow
+            borrower = parser
+        }
+        let begun = parser.pointee.entry_pos
+        bytes.reserve(bytes.count + begun + count + 1, keeping: begun)
+        Self.point(parser, at: bytes.base + bytes.count, room: bytes.room)
+    }
+
+    /// Takes the buffer back before `csv_free`, which would free what `entry_buf` points at.
+    mutating func reclaim() {
+        guard let parser = borrower else { return }
+        parser.pointee.entry_buf = nil
+        parser.pointee.entry_size = 0
+        parser.pointee.entry_pos = 0
+        borrower = nil
+    }
+
+    private static func point(
+        _ parser: UnsafeMutablePointer<csv_parser>, at position: UnsafeMutablePointer<UInt8>, room: Int
+    ) {
+        parser.pointee.entry_buf = position
+        parser.pointee.entry_size = room
+    }
+
+    /// libcsv's realloc function while it writes into a lent buffer: it must never grow it.
+    private static let refuseToGrow: @convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer? = {
+        _, _ in nil
     }
 
     mutating func endRecord(_ terminator: Int32) {
@@ -97,17 +161,25 @@ struct CSVCollector {
         lastTerminatorWasCR = terminator == 0x0D
     }
 
-    /// Drops delivered records, keeping the fields of a record still in progress.
+    /// Drops delivered records, keeping the fields of a record still in progress (and the
+    /// bytes of a field libcsv has begun in the lent buffer).
     mutating func compact() {
         records.removeAll()
+        let begun = borrower?.pointee.entry_pos ?? 0
         if fieldsInRecord == 0 {
+            if begun > 0 {
+                UnsafeMutableRawPointer(bytes.base).copyMemory(from: bytes.base + bytes.count, byteCount: begun)
+            }
             bytes.removeAll()
             fieldEnds.removeAll()
+            if let borrower { Self.point(borrower, at: bytes.base, room: bytes.room) }
             return
         }
         let keptBytes = bytes.count - recordFirstByte
-        UnsafeMutableRawPointer(bytes.base).copyMemory(from: bytes.base + recordFirstByte, byteCount: keptBytes)
+        UnsafeMutableRawPointer(bytes.base).copyMemory(
+            from: bytes.base + recordFirstByte, byteCount: keptBytes + begun)
         bytes.count = keptBytes
+        if let borrower { Self.point(borrower, at: bytes.base + keptBytes, room: bytes.room) }
         let keptFields = fieldEnds.count - recordFirstField
         for index in 0..<keptFields { fieldEnds[index] = fieldEnds[recordFirstField + index] - recordFirstByte }
         fieldEnds.count = keptFields
@@ -139,6 +211,22 @@ struct GrowableBuffer<Element> {
     }
 
     mutating func removeAll() { count = 0 }
+
+    /// Elements that fit after `count` before the buffer must grow.
+    var room: Int { capacity - count }
+
+    /// Grows to hold at least `needed` elements, moving the `count` elements and the `extra`
+    /// initialised ones after them.
+    mutating func reserve(_ needed: Int, keeping extra: Int) {
+        guard needed > capacity else { return }
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count + extra)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
 
     func deallocate() { base.deallocate() }
 

@@ -38,8 +38,14 @@ struct CSVReader {
         // A record with more fields than the header is rejected whatever they hold: count them, keep none.
         let state = CSVReader.makeCollector(maximumFields: max(header.count, 1))
         defer { CSVReader.free(state) }
-        var parser = try CSVReader.makeParser()
-        defer { csv_free(&parser) }
+        let parser = UnsafeMutablePointer<csv_parser>.allocate(capacity: 1)
+        parser.initialize(to: try CSVReader.makeParser())
+        defer {
+            // The collector's buffer goes back before libcsv frees its own.
+            state.pointee.reclaim()
+            csv_free(parser)
+            parser.deallocate()
+        }
 
         var row = RawRow(fieldCount: fieldCount)
         defer { row.deallocate() }
@@ -54,17 +60,19 @@ struct CSVReader {
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<count])
                 // libcsv calls its space function for nearly every byte; where its default
                 // (trimming) cannot change a value, the chunk is parsed without the calls.
-                let startsInQuotes = CSVReader.insideQuotes(parser)
+                let startsInQuotes = CSVReader.insideQuotes(parser.pointee)
+                let startsAtFieldStart = CSVReader.atFieldStart(parser.pointee)
                 let safe = TrimSafety.defaultIsSafe(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: CSVReader.atFieldStart(parser))
-                csv_set_space_func(&parser, safe ? nil : CSVReader.neverSpace)
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart)
+                csv_set_space_func(parser, safe ? nil : CSVReader.neverSpace)
                 state.pointee.fieldsMayHoldBreaks = QuotedLineBreaks.mayOccur(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: CSVReader.atFieldStart(parser))
-                return csv_parse(&parser, raw.baseAddress, count, csvField, csvRecord, state)
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart)
+                state.pointee.lend(to: parser, forBytes: count)
+                return csv_parse(parser, raw.baseAddress, count, csvField, csvRecord, state)
             }
             guard parsed == count else {
                 throw .io(
-                    path: source.path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(&parser))))")
+                    path: source.path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(parser))))")
             }
             offset += count
             let records = state.pointee.records.count
@@ -72,14 +80,14 @@ struct CSVReader {
             meter?.advance(bytes: count, rows: records)
         }
         // A quote that never closes makes the rest of the file one rejected row (SPEC §8.2).
-        if parser.pstate == 2, parser.quoted != 0 {
+        if parser.pointee.pstate == 2, parser.pointee.quoted != 0 {
             deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
             sink.reject(
                 line: state.pointee.pendingRecordLine, column: nil, field: nil,
                 reason: "quoted field never closes; the rest of the file is one rejected row")
             return RangeSummary(lineBreaks: state.pointee.currentLine - 1)
         }
-        csv_fini(&parser, csvField, csvRecord, state)
+        csv_fini(parser, csvField, csvRecord, state)
         deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
         return RangeSummary(lineBreaks: state.pointee.currentLine - 1)
     }
