@@ -18,9 +18,10 @@ final class CustomerIndex {
         var high: UInt64
     }
 
-    private var entries: UnsafeMutablePointer<Entry>
-    private var capacity: Int
-    private(set) var count = 0
+    // Used by one shard under its lock: no run-time exclusivity checks per lookup.
+    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(capacity: Int = 1024) {
         self.capacity = capacity
@@ -30,6 +31,15 @@ final class CustomerIndex {
 
     deinit {
         entries.deallocate()
+    }
+
+    /// Frees the table once lookups are done (the object may live on, empty).
+    func release() {
+        entries.deallocate()
+        capacity = 1
+        count = 0
+        entries = .allocate(capacity: capacity)
+        entries.initialize(to: Entry(hash: 0, slot: 0, length: 0, low: 0, high: 0))
     }
 
     /// The hash an id is filed under (never 0, which marks an empty place).

@@ -18,11 +18,12 @@ final class TransactionFingerprints {
     /// Fill at most this share of the slots before growing.
     private static let maximumLoad = 0.85
 
-    private var keys: UnsafeMutablePointer<UInt64>
+    // Used by one shard under its lock: no run-time exclusivity checks per transaction.
+    @exclusivity(unchecked) private var keys: UnsafeMutablePointer<UInt64>
     /// content (high 32 bits) | owner slot (low 32 bits).
-    private var values: UnsafeMutablePointer<UInt64>
-    private var capacity: Int
-    private(set) var count = 0
+    @exclusivity(unchecked) private var values: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
     /// Further versions of conflicting ids; rare, so kept apart.
     private var otherVersions: [UInt64: [UInt32]] = [:]
     /// Owners named by conflicting versions, noted by the caller (packed ledger owners).
