@@ -65,15 +65,11 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.records = records
         self.activities = activities
         self.classifier = classifier
-        // Records and activities lent in place: a copy of each would retain and release its
-        // strings and arrays, scattered over the heap, a million times.
-        let verdicts = records.withUnsafeBufferPointer { records in
-            activities.withUnsafeBufferPointer { activities in
-                let (lentRecords, lentActivities) = (LentBuffer(records), LentBuffer(activities))
-                return Parallel.map(count: records.count) {
-                    classifier.verdict(lentRecords.elements[$0], lentActivities.elements[$0])
-                }
-            }
+        // Activities are read in place through a pointer: a copy of each would retain and
+        // release its grants' array, scattered over the heap, a million times.
+        let verdicts = activities.withUnsafeBufferPointer { activities in
+            let lent = LentBuffer(activities)
+            return Parallel.map(count: records.count) { classifier.verdict(records[$0], lent.element($0)) }
         }
         self.verdicts = verdicts
         // Sorting compares the ids' first eight bytes as one number, and whole ids only on a tie.
@@ -111,51 +107,51 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
 
     public subscript(position: Int) -> CustomerResult {
         let slot = Int(order[position])
-        return classifier.classify(records[slot], activities[slot])
+        return activities.withUnsafeBufferPointer { classifier.classify(records[slot], LentBuffer($0).element(slot)) }
     }
 
-    /// Visits every customer in id order with its verdict and its activity: the renderers'
-    /// path, which builds no result per customer (`grants(of:_:)` derives grants).
+    /// Visits every customer in id order with its verdict and where its activity lies: the
+    /// renderers' path, which builds no result per customer (`grants(of:_:)` derives grants).
     ///
-    /// Record and activity are lent, not copied: a copy would retain and release each of
-    /// their strings and arrays, a million times per report.
+    /// The activity is pointed at, not handed over: a copy would retain and release its
+    /// grants' array, a million times per report.
     func forEachVerdict(
-        _ body: (borrowing Customer, Verdict, borrowing CustomerActivity) throws -> Void
+        _ body: (borrowing Customer, Verdict, UnsafePointer<CustomerActivity>) throws -> Void
     ) rethrows {
-        try records.withUnsafeBufferPointer { records in
-            try activities.withUnsafeBufferPointer { activities in
-                for position in order {
-                    let slot = Int(position)
-                    try body(records[slot], verdicts[slot], activities[slot])
-                }
+        try activities.withUnsafeBufferPointer { activities in
+            let lent = LentBuffer(activities)
+            for position in order {
+                let slot = Int(position)
+                try body(records[slot], verdicts[slot], lent.element(slot))
             }
         }
     }
 
     /// Visits the verdict and activity of the customers whose places are in `range`
     /// (a part of `0..<count`, in no particular order of id).
-    func forEachActivity(in range: Range<Int>, _ body: (Verdict, borrowing CustomerActivity) -> Void) {
+    func forEachActivity(in range: Range<Int>, _ body: (Verdict, UnsafePointer<CustomerActivity>) -> Void) {
         activities.withUnsafeBufferPointer { activities in
-            for slot in range { body(verdicts[slot], activities[slot]) }
+            let lent = LentBuffer(activities)
+            for slot in range { body(verdicts[slot], lent.element(slot)) }
         }
     }
 
     /// Reads the activity of the customer at `position` in id order.
-    func withActivity<Result>(at position: Int, _ body: (borrowing CustomerActivity) -> Result) -> Result {
-        body(activities[Int(order[position])])
+    func withActivity<Result>(at position: Int, _ body: (UnsafePointer<CustomerActivity>) -> Result) -> Result {
+        activities.withUnsafeBufferPointer { body(LentBuffer($0).element(Int(order[position]))) }
     }
 
     /// Reads the customer at `position` in id order with its verdict and its activity.
     func withVerdict<Result>(
-        at position: Int, _ body: (borrowing Customer, Verdict, borrowing CustomerActivity) -> Result
+        at position: Int, _ body: (borrowing Customer, Verdict, UnsafePointer<CustomerActivity>) -> Result
     ) -> Result {
         let slot = Int(order[position])
-        return body(records[slot], verdicts[slot], activities[slot])
+        return activities.withUnsafeBufferPointer { body(records[slot], verdicts[slot], LentBuffer($0).element(slot)) }
     }
 
     /// The grants of a customer, from its verdict and activity.
-    func grants(of verdict: Verdict, _ activity: borrowing CustomerActivity) -> [EntitlementGrant] {
-        classifier.entitlements(activity, verdict: verdict)
+    func grants(of verdict: Verdict, _ activity: UnsafePointer<CustomerActivity>) -> [EntitlementGrant] {
+        classifier.entitlements(activity, verdict.customerClass)
     }
 }
 

@@ -7,16 +7,18 @@ public final class Classifier: Sendable {
     public let asOf: Instant
     private let cutoverRules: CutoverRules
     private let basis: CutoverBasis
+    private let entitlements: ProductEntitlements
 
     public init(policy: Policy, asOf: Instant) {
         self.policy = policy
         self.asOf = asOf
         cutoverRules = CutoverRules(policy: policy, asOf: asOf)
         basis = policy.cutover.basis
+        entitlements = ProductEntitlements(policy)
     }
 
     /// Classifies a customer from its record and folded activity, entitlements included.
-    func classify(_ customer: Customer, _ activity: CustomerActivity) -> CustomerResult {
+    func classify(_ customer: Customer, _ activity: UnsafePointer<CustomerActivity>) -> CustomerResult {
         let verdict = self.verdict(customer, activity)
         var answers = CutoverAnswers(byVersion: verdict.byVersion, byDate: verdict.byDate)
         if let platform = customer.platform, customer.environment == .production {
@@ -24,12 +26,12 @@ public final class Classifier: Sendable {
         }
         return CustomerResult(
             customer: customer, customerClass: verdict.customerClass, flags: Array(verdict.flags),
-            entitlements: entitlements(activity, verdict: verdict), answers: answers)
+            entitlements: entitlements(activity, verdict.customerClass), answers: answers)
     }
 
     /// Class, flags, the two answers and the transactions that decided: what counts, reports
     /// and the snapshot need, in 16 bytes, allocating only for a `billing_retry` customer.
-    func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
+    func verdict(_ customer: borrowing Customer, _ activity: UnsafePointer<CustomerActivity>) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
             return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
@@ -54,10 +56,10 @@ public final class Classifier: Sendable {
     /// The latest auto-renewable transaction, when it alone decided: it raised `billing_retry`
     /// and nothing is current (the current transactions decide otherwise).
     static func decidingLatestRenewable(
-        _ verdict: Verdict, _ activity: borrowing CustomerActivity
+        _ verdict: Verdict, _ activity: UnsafePointer<CustomerActivity>
     ) -> CustomerActivity.LatestRenewable? {
-        guard activity.current.isEmpty, verdict.flags.contains(.billingRetry) else { return nil }
-        return activity.latestRenewable
+        guard verdict.flags.contains(.billingRetry), activity.pointee.current.isEmpty else { return nil }
+        return activity.pointee.latestRenewable
     }
 
     /// The rule of SPEC §4 that put a customer in its class; `grandfathered` names the answers
@@ -94,19 +96,16 @@ public final class Classifier: Sendable {
         }
     }
 
-    /// One grant per (entitlement, current transaction), plus the grandfathered grants.
-    func entitlements(_ activity: borrowing CustomerActivity, verdict: Verdict) -> [EntitlementGrant] {
-        entitlements(activity.current, verdict.customerClass)
-    }
-
-    private func entitlements(
-        _ current: [CustomerActivity.CurrentGrant], _ customerClass: CustomerClass
-    ) -> [EntitlementGrant] {
+    /// One grant per (entitlement, current transaction), plus the grandfathered grants, for the
+    /// customer whose activity `activity` points at.
+    func entitlements(_ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass) -> [EntitlementGrant]
+    {
         var grants: [EntitlementGrant] = []
-        forEachGrant(current, customerClass) { candidate, _ in
+        forEachGrant(activity, customerClass) { candidate, _ in
             if !grants.contains(candidate) { grants.append(candidate) }
         }
-        return grants.sorted()
+        if grants.count > 1 { grants.sort() }
+        return grants
     }
 
     /// What the snapshot records of a verdict's grants: each grant (as `entitlements` gives them)
@@ -117,58 +116,96 @@ public final class Classifier: Sendable {
         var grantingNothing: [CustomerActivity.CurrentGrant] = []
     }
 
-    /// The grants of a verdict for the snapshot, from the current transactions it holds.
-    func recordedGrants(_ verdict: Verdict, _ activity: borrowing CustomerActivity) -> RecordedGrants {
+    /// The grants of a verdict for the snapshot, from the current transactions of the activity
+    /// `activity` points at.
+    func recordedGrants(_ verdict: Verdict, _ activity: UnsafePointer<CustomerActivity>) -> RecordedGrants {
         var recorded = RecordedGrants()
-        forEachGrant(activity.current, verdict.customerClass) { candidate, transaction in
+        forEachGrant(activity, verdict.customerClass) { candidate, transaction in
             guard let index = recorded.grants.firstIndex(where: { $0.grant == candidate }) else {
-                recorded.grants.append((candidate, transaction?.productID, transaction?.productType))
+                recorded.grants.append(
+                    (
+                        candidate, transaction.map { activity.pointee.current[$0].productID },
+                        transaction.map { activity.pointee.current[$0].productType }
+                    ))
                 return
             }
             // Versions of one id making the same grant (a conflicting duplicate): the smaller
             // product names it, so that input order never shows.
             if let transaction, let kept = recorded.grants[index].productID,
-                transaction.productID.codePointPrecedes(kept)
+                activity.pointee.current[transaction].productID.codePointPrecedes(kept)
             {
-                recorded.grants[index].productID = transaction.productID
-                recorded.grants[index].productType = transaction.productType
+                recorded.grants[index].productID = activity.pointee.current[transaction].productID
+                recorded.grants[index].productType = activity.pointee.current[transaction].productType
             }
         } grantsNothing: { transaction in
-            recorded.grantingNothing.append(transaction)
+            recorded.grantingNothing.append(activity.pointee.current[transaction])
         }
         if recorded.grants.count > 1 { recorded.grants.sort { $0.grant < $1.grant } }
         return recorded
     }
 
-    /// Calls `body` with every grant (SPEC §8.13) and the current transaction behind it (`nil`
-    /// for a grandfathered grant), duplicates included; `grantsNothing` with each current
-    /// transaction whose product grants no entitlement.
+    /// Calls `body` with every grant (SPEC §8.13) and the index in the activity's current
+    /// transactions of the one behind it (`nil` for a grandfathered grant), duplicates
+    /// included; `grantsNothing` with the index of each current transaction whose product
+    /// grants no entitlement.
+    ///
+    /// The transactions are read in place and the policy's entitlements through `entitlements`:
+    /// copying either would retain arrays that every customer on every core shares.
     private func forEachGrant(
-        _ current: [CustomerActivity.CurrentGrant], _ customerClass: CustomerClass,
-        _ body: (EntitlementGrant, CustomerActivity.CurrentGrant?) -> Void,
-        grantsNothing: (CustomerActivity.CurrentGrant) -> Void = { _ in }
+        _ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass,
+        _ body: (EntitlementGrant, Int?) -> Void, grantsNothing: (Int) -> Void = { _ in }
     ) {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         guard customerClass != .excluded else { return }
         if customerClass == .grandfathered {
-            for entitlement in policy.grandfatheredEntitlements {
+            for name in entitlements.grandfathered {
                 body(
                     EntitlementGrant(
-                        entitlement: entitlement, source: .grandfathered, transactionID: nil, expiresDate: nil), nil)
+                        entitlement: entitlements.names[name], source: .grandfathered, transactionID: nil,
+                        expiresDate: nil), nil)
             }
         }
-        for grant in current {
+        for index in activity.pointee.current.indices {
             let source: EntitlementSource =
-                grant.throughGrace ? .gracePeriod : grant.familyShared ? .familyShared : .purchase
-            let entitlements = policy.entitlements(forProduct: grant.productID)
-            if entitlements.isEmpty { grantsNothing(grant) }
-            for entitlement in entitlements {
+                activity.pointee.current[index].throughGrace
+                ? .gracePeriod : activity.pointee.current[index].familyShared ? .familyShared : .purchase
+            let names = entitlements.of(product: activity.pointee.current[index].productID)
+            if names.isEmpty { grantsNothing(index) }
+            for name in names {
                 body(
                     EntitlementGrant(
-                        entitlement: entitlement, source: source, transactionID: grant.transactionID,
-                        expiresDate: grant.endsAt), grant)
+                        entitlement: entitlements.names[name], source: source,
+                        transactionID: activity.pointee.current[index].transactionID,
+                        expiresDate: activity.pointee.current[index].endsAt), index)
             }
         }
+    }
+}
+
+/// The policy's entitlements per product, flattened into one list of names: a lookup gives a
+/// range of it, a value no reference count guards.
+struct ProductEntitlements: Sendable {
+    let names: [String]
+    /// The entitlements of a product the policy does not name (SPEC §8.12).
+    let grandfathered: Range<Int>
+    private let products: [String: Range<Int>]
+
+    init(_ policy: Policy) {
+        var names = policy.grandfatheredEntitlements
+        grandfathered = 0..<names.count
+        var products: [String: Range<Int>] = [:]
+        for (product, terms) in policy.products {
+            let start = names.count
+            names.append(contentsOf: terms.entitlements)
+            products[product] = start..<names.count
+        }
+        self.names = names
+        self.products = products
+    }
+
+    /// `Policy.entitlements(forProduct:)`, as positions in `names`.
+    func of(product: String) -> Range<Int> {
+        products[product] ?? grandfathered
     }
 }
 

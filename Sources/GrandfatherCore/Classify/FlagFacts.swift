@@ -37,7 +37,10 @@ struct FlagFacts {
     /// Set by the classifier once the basis has decided.
     var grandfathered = false
 
-    init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: borrowing CutoverRules) {
+    /// The facts of `customer`, whose activity `activity` points at: read field by field in
+    /// place, since an activity handed over as a value is copied, retaining its grants' array
+    /// (and an array handed over is retained, by every core at once).
+    init(customer: borrowing Customer, activity: UnsafePointer<CustomerActivity>, rules: borrowing CutoverRules) {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate
         hasVersion = customer.originalAppVersion != nil
@@ -63,21 +66,21 @@ struct FlagFacts {
         self.unparseable = unparseable
         byDate = customer.originalPurchaseDate.map { $0 < rules.date }
 
-        hasTransaction = activity.hasTransaction
-        hasDurable = activity.hasDurable
-        hasRevokedDurable = activity.hasRevokedDurable
-        hasConflictingDuplicate = activity.hasConflictingDuplicate
-        transactionDatesImpossible = activity.hasImpossibleDates
-        anyCurrent = !activity.current.isEmpty
+        hasTransaction = activity.pointee.hasTransaction
+        hasDurable = activity.pointee.hasDurable
+        hasRevokedDurable = activity.pointee.hasRevokedDurable
+        hasConflictingDuplicate = activity.pointee.hasConflictingDuplicate
+        transactionDatesImpossible = activity.pointee.hasImpossibleDates
+        anyCurrent = !activity.pointee.current.isEmpty
         // Fields read in place: a closure over the grants would copy each one, retaining
         // and releasing its strings.
         var allThroughGrace = true
         var allFamilyShared = true
         var purchasedSubscription = false
-        for index in activity.current.indices {
-            let familyShared = activity.current[index].familyShared
-            let productType = activity.current[index].productType
-            if !activity.current[index].throughGrace { allThroughGrace = false }
+        for index in activity.pointee.current.indices {
+            let familyShared = activity.pointee.current[index].familyShared
+            let productType = activity.pointee.current[index].productType
+            if !activity.pointee.current[index].throughGrace { allThroughGrace = false }
             if !familyShared { allFamilyShared = false }
             if (productType == .autoRenewable || productType == .nonRenewing) && !familyShared {
                 purchasedSubscription = true
@@ -86,7 +89,7 @@ struct FlagFacts {
         allCurrentThroughGrace = allThroughGrace
         allCurrentFamilyShared = allFamilyShared
         currentPurchasedSubscription = purchasedSubscription
-        latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
+        latestRenewableInBillingRetry = activity.pointee.latestRenewable?.state == .inBillingRetry
 
         cutover = rules.date
         edgeWindowSeconds = rules.edgeWindowSeconds

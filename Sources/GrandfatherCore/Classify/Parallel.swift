@@ -98,6 +98,12 @@ struct LentBuffer<Element: Sendable>: @unchecked Sendable {
     init(_ elements: UnsafeBufferPointer<Element>) {
         self.elements = elements
     }
+
+    /// Where element `index` lies: its fields can be read there without copying it.
+    func element(_ index: Int) -> UnsafePointer<Element> {
+        precondition(index >= 0 && index < elements.count, "element \(index) of \(elements.count)")
+        return elements.baseAddress.unsafelyUnwrapped + index
+    }
 }
 
 /// A pointer handed to the jobs of one `concurrentPerform`, each writing its own region.
