@@ -24,14 +24,16 @@ enum FileSystem {
 
     /// Writes bytes to a new file (refusing an existing name or symlink), then fsyncs it.
     static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(GrandfatherError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(GrandfatherError) in try writeNewFile(path, raw) } }.get()
+    }
+
+    static func writeNewFile(_ path: String, _ bytes: UnsafeRawBufferPointer) throws(GrandfatherError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(path: path, message: "cannot create file: \(describeErrno())") }
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                Foundation.write(descriptor, raw.baseAddress?.advanced(by: written), bytes.count - written)
-            }
+            let result = Foundation.write(descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw .io(path: path, message: "cannot write: \(describeErrno())")

@@ -164,7 +164,11 @@ public struct RunWriter: Sendable {
         for group in groups {
             let reports: [(String, [UInt8])]
             switch group {
-            case .customersTable: reports = [("customers.csv", CustomersCSV.render(audit))]
+            case .customersTable:
+                try CustomersCSV.write(audit).withBytes { (bytes) throws(GrandfatherError) in
+                    try FileSystem.writeNewFile(folder + "/customers.csv", bytes)
+                }
+                continue
             case .summaries:
                 reports = [
                     ("summary.md", SummaryMarkdown.render(audit)),

@@ -1,14 +1,18 @@
 /// Writes CSV for spreadsheets into bytes: RFC 4180 quoting, LF line ends, and cells that a
 /// spreadsheet would run as a formula neutralised with a leading apostrophe.
 struct CSVText {
-    private(set) var bytes: [UInt8] = []
+    /// What is written so far.
+    let output: OutputBytes
     private var atRowStart = true
     /// The bytes of the list cell being built, kept for the next.
     private var scratch: [UInt8] = []
 
     init(reservingCapacity capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+        output = OutputBytes(capacity: capacity)
     }
+
+    /// A copy of what is written so far.
+    var bytes: [UInt8] { output.array }
 
     /// Appends one row of cells.
     mutating func row(_ cells: [String?]) {
@@ -30,16 +34,16 @@ struct CSVText {
         separate()
         let neutralise = value.first.map(Self.startsFormula) ?? false
         let quote = Self.needsQuotes(value)
-        if quote { bytes.append(UInt8(ascii: "\"")) }
-        if neutralise { bytes.append(UInt8(ascii: "'")) }
+        if quote { output.append(UInt8(ascii: "\"")) }
+        if neutralise { output.append(UInt8(ascii: "'")) }
         if quote {
             for byte in value {
-                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
-                bytes.append(byte)
+                if byte == UInt8(ascii: "\"") { output.append(byte) }
+                output.append(byte)
             }
-            bytes.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: "\""))
         } else {
-            bytes.append(contentsOf: value)
+            output.append(value)
         }
     }
 
@@ -85,12 +89,12 @@ struct CSVText {
     }
 
     mutating func endRow() {
-        bytes.append(0x0A)
+        output.append(0x0A)
         atRowStart = true
     }
 
     private mutating func separate() {
-        if !atRowStart { bytes.append(UInt8(ascii: ",")) }
+        if !atRowStart { output.append(UInt8(ascii: ",")) }
         atRowStart = false
     }
 
@@ -130,5 +134,5 @@ struct CSVText {
     }
 
     /// The text written so far.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { output.withBytes { String(decoding: $0, as: UTF8.self) } }
 }

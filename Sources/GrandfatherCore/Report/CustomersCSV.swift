@@ -9,6 +9,11 @@ public enum CustomersCSV {
     /// Renders the file. Flags and entitlements are `;`-separated; an entitlement is
     /// `entitlement:source`.
     public static func render(_ audit: Audit) -> [UInt8] {
+        write(audit).array
+    }
+
+    /// The file's bytes, written in place (the run's writer saves them without a copy).
+    static func write(_ audit: Audit) -> OutputBytes {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers
@@ -32,6 +37,6 @@ public enum CustomersCSV {
             csv.cell(customer.isOrphan ? "yes" : "no")
             csv.endRow()
         }
-        return csv.bytes
+        return csv.output
     }
 }
