@@ -36,7 +36,7 @@ struct Transaction: Sendable, Equatable {
 
 /// Normalized transactions with the bytes their text fields point into, and the hashes
 /// the ledger files them by (taken by the parser, outside the ledger's lock).
-struct TransactionBatch: Sendable {
+struct TransactionBatch {
     /// What the ledger looks a transaction up by.
     struct Hashes: Sendable {
         var customer: UInt64
@@ -44,34 +44,36 @@ struct TransactionBatch: Sendable {
         var content: UInt64
     }
 
-    private(set) var bytes: [UInt8] = []
+    /// The rows' text, back to back. A batch is filled and read by one parser's thread.
+    private let text: ByteBuffer
     var rows: [Transaction] = []
     var hashes: [Hashes] = []
 
     init(capacity: Int = 0) {
         rows.reserveCapacity(capacity)
         hashes.reserveCapacity(capacity)
-        bytes.reserveCapacity(capacity * 64)
+        text = ByteBuffer(capacity: capacity * 64)
     }
 
+    /// How many bytes of text the batch holds.
+    var byteCount: Int { text.count }
+
     /// Copies text in and returns where it lies.
-    mutating func store(_ text: UnsafeRawBufferPointer) -> TextRef {
-        let start = bytes.count
-        bytes.append(contentsOf: text)
-        return TextRef(start: Int32(start), count: Int32(text.count))
+    mutating func store(_ bytes: UnsafeRawBufferPointer) -> TextRef {
+        let start = text.count
+        text.append(bytes)
+        return TextRef(start: Int32(start), count: Int32(bytes.count))
     }
 
     /// Upper-cases the ASCII letters of stored text in place.
-    mutating func uppercase(_ text: TextRef) -> TextRef {
-        for index in Int(text.start)..<Int(text.start + text.count) where bytes[index] &- 0x61 < 26 {
-            bytes[index] -= 0x20
-        }
-        return text
+    mutating func uppercase(_ stored: TextRef) -> TextRef {
+        text.uppercaseASCII(Int(stored.start)..<Int(stored.start + stored.count))
+        return stored
     }
 
     /// Drops bytes stored after `count` (those of a row that was then rejected).
     mutating func truncate(to count: Int) {
-        bytes.removeSubrange(count...)
+        text.truncate(to: count)
     }
 
     /// Stores a string's UTF-8.
@@ -82,7 +84,7 @@ struct TransactionBatch: Sendable {
 
     /// Forgets every row and byte, keeping capacity.
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        text.truncate(to: 0)
         rows.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)
     }
@@ -100,14 +102,12 @@ struct TransactionBatch: Sendable {
     /// Calls `body` with the bytes of `text` (empty when absent).
     func withBytes<Result>(_ text: TextRef, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         guard !text.isAbsent else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return bytes.withUnsafeBytes {
-            body(UnsafeRawBufferPointer(rebasing: $0[Int(text.start)..<Int(text.start + text.count)]))
-        }
+        return body(UnsafeRawBufferPointer(rebasing: self.text.bytes[Int(text.start)..<Int(text.start + text.count)]))
     }
 
     /// Calls `body` with every byte of the batch.
     func withAllBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        bytes.withUnsafeBytes(body)
+        body(text.bytes)
     }
 
     /// The text as a string; `nil` when absent.

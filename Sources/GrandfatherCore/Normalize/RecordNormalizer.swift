@@ -40,7 +40,7 @@ struct RecordNormalizer: Sendable {
     /// leaves `batch` as it was).
     func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
-        let mark = batch.bytes.count
+        let mark = batch.byteCount
         do throws(RowProblem) {
             typealias F = TransactionField
             for field in Self.requiredTransactionFields {

@@ -2,13 +2,13 @@
 /// spreadsheet would run as a formula neutralised with a leading apostrophe.
 struct CSVText {
     /// What is written so far.
-    let output: OutputBytes
+    let output: ByteBuffer
     private var atRowStart = true
     /// The bytes of the list cell being built, kept for the next.
     private var scratch: [UInt8] = []
 
     init(reservingCapacity capacity: Int = 4096) {
-        output = OutputBytes(capacity: capacity)
+        output = ByteBuffer(capacity: capacity)
     }
 
     /// A copy of what is written so far.

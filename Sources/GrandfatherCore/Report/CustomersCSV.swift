@@ -13,7 +13,7 @@ public enum CustomersCSV {
     }
 
     /// The file's bytes, written in place (the run's writer saves them without a copy).
-    static func write(_ audit: Audit) -> OutputBytes {
+    static func write(_ audit: Audit) -> ByteBuffer {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers

@@ -1,9 +1,10 @@
-/// Bytes of a report, appended in place: a table of a million rows appends ten million cells,
-/// and `[UInt8].append(contentsOf:)` costs a call to `memmove` and a uniqueness check each.
+/// Bytes appended in place, for what appends tens of millions of short values (a parsed
+/// batch's fields, a report's cells): `[UInt8].append(contentsOf:)` costs a call to `memmove`
+/// and a uniqueness check each.
 ///
-/// One writer owns it, so the run-time exclusivity checks on its buffer, one per append, are
-/// left out.
-final class OutputBytes {
+/// One owner writes it, so the run-time exclusivity checks on its buffer, one per append,
+/// are left out.
+final class ByteBuffer {
     @exclusivity(unchecked) private var buffer: GrowableBuffer<UInt8>
 
     init(capacity: Int) {
@@ -23,6 +24,19 @@ final class OutputBytes {
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         buffer.append(base, count: bytes.count)
+    }
+
+    /// The bytes so far, valid until the next change.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer.base, count: buffer.count) }
+
+    /// Drops the bytes after the first `count`.
+    func truncate(to count: Int) {
+        buffer.count = min(count, buffer.count)
+    }
+
+    /// Upper-cases the ASCII letters in `range`.
+    func uppercaseASCII(_ range: Range<Int>) {
+        for index in range where buffer[index] &- 0x61 < 26 { buffer[index] -= 0x20 }
     }
 
     /// Calls `body` with the bytes so far, valid only during the call.
