@@ -151,7 +151,8 @@ public enum Pipeline {
                 }
             }
             stops.reach(.midClassify)
-            let results = CustomerResults(records: customers, activities: activities, classifier: classifier)
+            let results = CustomerResults(
+                records: consume customers, activities: consume activities, classifier: classifier)
             let revenue = RevenueAtStake(results)
             timings.classify = seconds(clock.now - classifyStart)
 

@@ -47,11 +47,12 @@ public struct Audit: Sendable {
 /// Keeping results this small means a run holds each customer once, as its record, its
 /// activity and 16 bytes of verdict, instead of also holding arrays of flags and grants.
 public struct CustomerResults: RandomAccessCollection, Sendable {
+    // All three in customer-id order (SPEC §8.25): each report and snapshot pass reads them
+    // front to back. Left in the order the ledger's shards hold them, every pass would jump
+    // across a million places, three cache misses a customer.
     private let records: [Customer]
     private let activities: [CustomerActivity]
     private let verdicts: [Verdict]
-    /// Positions in `records`, sorted by customer id.
-    private let order: [Int32]
     private let classifier: Classifier
     /// Counts per class and flag.
     let tally: Tally
@@ -61,24 +62,28 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         var flags: [(Flag, Int)]
     }
 
-    init(records: [Customer], activities: [CustomerActivity], classifier: Classifier) {
-        self.records = records
-        self.activities = activities
+    /// Classifies every customer; `records` and `activities` (in the same, any, order) are
+    /// consumed, moved into id order.
+    init(records: consuming [Customer], activities: consuming [CustomerActivity], classifier: Classifier) {
         self.classifier = classifier
+        let sortable = consume records
+        let activities = consume activities
         // Activities are read in place through a pointer: a copy of each would retain and
         // release its grants' array, scattered over the heap, a million times.
         let verdicts = activities.withUnsafeBufferPointer { activities in
             let lent = LentBuffer(activities)
-            return Parallel.map(count: records.count) { classifier.verdict(records[$0], lent.element($0)) }
+            return Parallel.map(count: sortable.count) { classifier.verdict(sortable[$0], lent.element($0)) }
         }
-        self.verdicts = verdicts
         // Sorting compares the ids' first eight bytes as one number, and whole ids only on a tie.
-        let prefixes = Parallel.map(count: records.count) { Self.sortPrefix(records[$0].id) }
-        self.order = Parallel.sortedIndices(count: records.count) { left, right in
+        let prefixes = Parallel.map(count: sortable.count) { Self.sortPrefix(sortable[$0].id) }
+        let order = Parallel.sortedIndices(count: sortable.count) { left, right in
             let (a, b) = (prefixes[Int(left)], prefixes[Int(right)])
             if a != b { return a < b }
-            return records[Int(left)].id.codePointPrecedes(records[Int(right)].id)
+            return sortable[Int(left)].id.codePointPrecedes(sortable[Int(right)].id)
         }
+        self.records = Parallel.permuted(consume sortable, by: order, filler: Customer(id: "", platform: nil))
+        self.activities = Parallel.permuted(consume activities, by: order, filler: CustomerActivity())
+        self.verdicts = order.map { verdicts[Int($0)] }
         var classes = [Int](repeating: 0, count: CustomerClass.allCases.count)
         var flags = [Int](repeating: 0, count: Flag.allCases.count)
         for verdict in verdicts {
@@ -103,11 +108,10 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { order.count }
+    public var endIndex: Int { records.count }
 
     public subscript(position: Int) -> CustomerResult {
-        let slot = Int(order[position])
-        return activities.withUnsafeBufferPointer { classifier.classify(records[slot], LentBuffer($0).element(slot)) }
+        activities.withUnsafeBufferPointer { classifier.classify(records[position], LentBuffer($0).element(position)) }
     }
 
     /// Visits every customer in id order with its verdict and where its activity lies: the
@@ -120,15 +124,11 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     ) rethrows {
         try activities.withUnsafeBufferPointer { activities in
             let lent = LentBuffer(activities)
-            for position in order {
-                let slot = Int(position)
-                try body(records[slot], verdicts[slot], lent.element(slot))
-            }
+            for position in records.indices { try body(records[position], verdicts[position], lent.element(position)) }
         }
     }
 
-    /// Visits the verdict and activity of the customers whose places are in `range`
-    /// (a part of `0..<count`, in no particular order of id).
+    /// Visits the verdict and activity of the customers at the positions in `range`.
     func forEachActivity(in range: Range<Int>, _ body: (Verdict, UnsafePointer<CustomerActivity>) -> Void) {
         activities.withUnsafeBufferPointer { activities in
             let lent = LentBuffer(activities)
@@ -138,15 +138,16 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
 
     /// Reads the activity of the customer at `position` in id order.
     func withActivity<Result>(at position: Int, _ body: (UnsafePointer<CustomerActivity>) -> Result) -> Result {
-        activities.withUnsafeBufferPointer { body(LentBuffer($0).element(Int(order[position]))) }
+        activities.withUnsafeBufferPointer { body(LentBuffer($0).element(position)) }
     }
 
     /// Reads the customer at `position` in id order with its verdict and its activity.
     func withVerdict<Result>(
         at position: Int, _ body: (borrowing Customer, Verdict, UnsafePointer<CustomerActivity>) -> Result
     ) -> Result {
-        let slot = Int(order[position])
-        return activities.withUnsafeBufferPointer { body(records[slot], verdicts[slot], LentBuffer($0).element(slot)) }
+        activities.withUnsafeBufferPointer {
+            body(records[position], verdicts[position], LentBuffer($0).element(position))
+        }
     }
 
     /// The grants of a customer, from its verdict and activity.

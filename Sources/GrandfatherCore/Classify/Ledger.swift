@@ -111,29 +111,39 @@ final class Ledger {
         activities[Int(slot)].hasConflictingDuplicate = true
     }
 
-    /// Ends the fold: every customer the shard knows (those with a record, and orphans made
-    /// from transactions, SPEC §8.14) with their activity, in no particular order.
-    func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
+    /// How many customers `finish` moves out: those with a record, and orphans made from
+    /// transactions (SPEC §8.14).
+    func survivorCount() -> Int {
+        var count = 0
+        for slot in records.indices where hasRecord[slot] || activities[slot].hasTransaction { count += 1 }
+        return count
+    }
+
+    /// Ends the fold: moves every customer the shard knows (`survivorCount()` of them) with
+    /// their activity to `customers` and `activities`, in slot order. Moved, not copied: a copy
+    /// would retain each one's strings and grants, and freeing the shard release them again.
+    func finish(
+        customers: UnsafeMutablePointer<Customer>, activities target: UnsafeMutablePointer<CustomerActivity>
+    ) {
         index.release()
         idBytes.removeAll()
         idEnds.removeAll()
-        let hasRecord = self.hasRecord
-        self.hasRecord = []
-        var customers = records
-        records = []
-        var kept = activities
-        activities = []
-        var survivors = 0
-        for slot in customers.indices where hasRecord[slot] || kept[slot].hasTransaction {
-            // Survivors move towards the front, onto slots already read.
-            if survivors != slot {
-                customers.swapAt(survivors, slot)
-                kept.swapAt(survivors, slot)
+        let filler = Customer(id: "", platform: nil)
+        var survivor = 0
+        records.withUnsafeMutableBufferPointer { records in
+            activities.withUnsafeMutableBufferPointer { activities in
+                guard let recordBase = records.baseAddress, let activityBase = activities.baseAddress else { return }
+                for slot in 0..<records.count where hasRecord[slot] || activityBase[slot].hasTransaction {
+                    (customers + survivor).moveInitialize(from: recordBase + slot, count: 1)
+                    (recordBase + slot).initialize(to: filler)
+                    (target + survivor).moveInitialize(from: activityBase + slot, count: 1)
+                    (activityBase + slot).initialize(to: CustomerActivity())
+                    survivor += 1
+                }
             }
-            survivors += 1
         }
-        customers.removeSubrange(survivors...)
-        kept.removeSubrange(survivors...)
-        return (customers, kept)
+        records = []
+        activities = []
+        hasRecord = []
     }
 }

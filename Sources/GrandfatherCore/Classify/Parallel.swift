@@ -30,23 +30,32 @@ enum Parallel {
         return (0..<parts).compactMap { try? slots.take($0) }
     }
 
-    /// The parts one after another, each copied into place on its own core: a million
-    /// values copied on one would retain their references one by one.
-    static func concatenate<Value: Sendable>(_ parts: [[Value]]) -> [Value] {
-        var starts = [0]
-        for part in parts { starts.append(starts[starts.count - 1] + part.count) }
-        let offsets = starts
-        let total = offsets[offsets.count - 1]
-        return [Value](unsafeUninitializedCapacity: total) { buffer, count in
-            guard let base = buffer.baseAddress else { return }
-            let target = UncheckedPointer(base)
-            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                parts[index].withUnsafeBufferPointer { part in
-                    guard let source = part.baseAddress else { return }
-                    (target.pointer + offsets[index]).initialize(from: source, count: part.count)
+    /// The elements of `array` in the order `order` gives (a permutation of its indices),
+    /// moved on every core rather than copied: a copy would retain each element's references
+    /// and the old array release them, two cache misses per element. Each element moved out
+    /// of `array` leaves `filler` (which should hold no references) in its place.
+    static func permuted<Value: Sendable>(
+        _ array: consuming [Value], by order: [Int32], filler: Value
+    ) -> [Value] {
+        precondition(order.count == array.count, "a permutation of \(array.count) places has \(order.count)")
+        var source = array
+        let count = source.count
+        let parts = count < 10_000 ? 1 : width
+        return source.withUnsafeMutableBufferPointer { elements -> [Value] in
+            guard let base = elements.baseAddress else { return [] }
+            let from = UncheckedPointer(base)
+            let moved = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
+                guard let target = buffer.baseAddress else { return }
+                let to = UncheckedPointer(target)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for index in bounds(part, of: parts, count: count) {
+                        (to.pointer + index).moveInitialize(from: from.pointer + Int(order[index]), count: 1)
+                    }
                 }
+                initialized = count
             }
-            count = total
+            base.initialize(repeating: filler, count: count)
+            return moved
         }
     }
 
@@ -107,7 +116,7 @@ struct LentBuffer<Element: Sendable>: @unchecked Sendable {
 }
 
 /// A pointer handed to the jobs of one `concurrentPerform`, each writing its own region.
-private struct UncheckedPointer<Value>: @unchecked Sendable {
+struct UncheckedPointer<Value>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Value>
 
     init(_ pointer: UnsafeMutablePointer<Value>) {

@@ -137,12 +137,27 @@ final class ShardedLedger: @unchecked Sendable {
             }
             table.release()
         }
-        let parts = ResultSlots<(customers: [Customer], activities: [CustomerActivity])>(count: shards.count)
-        DispatchQueue.concurrentPerform(iterations: shards.count) { shard in
-            parts.store(shard, .success(shards[shard].finish()))
+        // Each shard moves its customers into its own stretch of the run's arrays, on every core.
+        var starts = [0]
+        for shard in shards { starts.append(starts[starts.count - 1] + shard.survivorCount()) }
+        let offsets = starts
+        let total = offsets[offsets.count - 1]
+        var activities: [CustomerActivity] = []
+        let customers = [Customer](unsafeUninitializedCapacity: total) { customerBuffer, customerCount in
+            activities = [CustomerActivity](unsafeUninitializedCapacity: total) { activityBuffer, activityCount in
+                guard let customerBase = customerBuffer.baseAddress, let activityBase = activityBuffer.baseAddress
+                else { return }
+                let (customerTarget, activityTarget) = (UncheckedPointer(customerBase), UncheckedPointer(activityBase))
+                DispatchQueue.concurrentPerform(iterations: shards.count) { shard in
+                    shards[shard].finish(
+                        customers: customerTarget.pointer + offsets[shard],
+                        activities: activityTarget.pointer + offsets[shard])
+                }
+                activityCount = total
+            }
+            customerCount = total
         }
-        let finished = (0..<shards.count).compactMap { try? parts.take($0) }
-        return (Parallel.concatenate(finished.map(\.customers)), Parallel.concatenate(finished.map(\.activities)))
+        return (customers, activities)
     }
 }
 
