@@ -74,13 +74,15 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
             let lent = LentBuffer(activities)
             return Parallel.map(count: sortable.count) { classifier.verdict(sortable[$0], lent.element($0)) }
         }
-        // Sorting compares the ids' first eight bytes as one number, and whole ids only on a tie.
-        let prefixes = Parallel.map(count: sortable.count) { Self.sortPrefix(sortable[$0].id) }
-        let order = Parallel.sortedIndices(count: sortable.count) { left, right in
-            let (a, b) = (prefixes[Int(left)], prefixes[Int(right)])
-            if a != b { return a < b }
-            return sortable[Int(left)].id.codePointPrecedes(sortable[Int(right)].id)
+        // Sorted as (first eight bytes of the id as one number, place) pairs: comparing two
+        // reads nothing else, and whole ids only on a tie.
+        let keys = Parallel.map(count: sortable.count) {
+            SortKey(prefix: Self.sortPrefix(sortable[$0].id), slot: Int32($0))
         }
+        let order = Parallel.sorted(keys) { left, right in
+            if left.prefix != right.prefix { return left.prefix < right.prefix }
+            return sortable[Int(left.slot)].id.codePointPrecedes(sortable[Int(right.slot)].id)
+        }.map(\.slot)
         self.records = Parallel.permuted(consume sortable, by: order, filler: Customer(id: "", platform: nil))
         self.activities = Parallel.permuted(consume activities, by: order, filler: CustomerActivity())
         self.verdicts = order.map { verdicts[Int($0)] }
@@ -93,6 +95,11 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         tally = Tally(
             classes: CustomerClass.allCases.enumerated().map { ($1, classes[$0]) },
             flags: Flag.allCases.map { ($0, flags[Int($0.ordinal)]) })
+    }
+
+    private struct SortKey: Sendable {
+        var prefix: UInt64
+        var slot: Int32
     }
 
     /// The first eight bytes of an id, big-endian and zero-padded: a number whose order is

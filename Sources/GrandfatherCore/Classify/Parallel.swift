@@ -59,21 +59,21 @@ enum Parallel {
         }
     }
 
-    /// The indices 0..<count sorted by `precedes`: parts sorted at once, then merged.
-    static func sortedIndices(
-        count: Int, by precedes: @escaping @Sendable (Int32, Int32) -> Bool
-    ) -> [Int32] {
-        let parts = count < 10_000 ? 1 : width
-        let slots = ResultSlots<[Int32]>(count: parts)
+    /// `values` sorted by `precedes`: parts sorted at once, then merged.
+    static func sorted<Value: Sendable>(
+        _ values: [Value], by precedes: @escaping @Sendable (Value, Value) -> Bool
+    ) -> [Value] {
+        let parts = values.count < 10_000 ? 1 : width
+        let slots = ResultSlots<[Value]>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var indices = bounds(part, of: parts, count: count).map { Int32($0) }
-            indices.sort(by: precedes)
-            slots.store(part, .success(indices))
+            var sorted = Array(values[bounds(part, of: parts, count: values.count)])
+            sorted.sort(by: precedes)
+            slots.store(part, .success(sorted))
         }
         var merged = (try? slots.take(0)) ?? []
         for part in 1..<max(parts, 1) {
             let next = (try? slots.take(part)) ?? []
-            var result: [Int32] = []
+            var result: [Value] = []
             result.reserveCapacity(merged.count + next.count)
             var left = 0
             var right = 0
