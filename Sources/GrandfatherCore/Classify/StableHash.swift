@@ -18,6 +18,7 @@ struct StableHash {
         state = ((state ^ word) &* 0x0000_0100_0000_01b3).rotated(by: 29) &+ 0x2545_F491_4F6C_DD1D
     }
 
+    @inline(__always)
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else {
             combine(UInt64(0xFE))
