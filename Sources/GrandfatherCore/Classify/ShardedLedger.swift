@@ -67,6 +67,7 @@ final class ShardedLedger: @unchecked Sendable {
             let lock = locks[shard]
             let ledger = shards[shard]
             lock.lock()
+            ledger.touch(buckets[shard].map { hashes[Int($0)] })
             for row in buckets[shard] { outcomes[Int(row)] = ledger.add(customers[Int(row)], hash: hashes[Int(row)]) }
             lock.unlock()
         }
