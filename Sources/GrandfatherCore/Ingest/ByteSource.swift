@@ -4,11 +4,9 @@ import Foundation
 /// An input file opened for reading at any offset, so that several ranges of it can be read
 /// at once; its size is fixed when it is opened.
 final class ByteSource: @unchecked Sendable {
-    /// Chunk size for streaming reads.
-    static let chunkSize = 1 << 20
-    /// Chunk size for parsing: small enough that a chunk, and the fields collected from it,
-    /// stay in a core's L2 cache while they are normalized.
-    static let parseChunkSize = 1 << 18
+    /// Chunk size for streaming reads: small enough that a chunk (and the fields a parser
+    /// collects from it, or the hash reading it) stays in a core's L2 cache.
+    static let chunkSize = 1 << 18
 
     /// The path as given on the command line.
     let path: String

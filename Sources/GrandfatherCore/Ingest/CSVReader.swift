@@ -51,9 +51,9 @@ struct CSVReader {
         defer { row.deallocate() }
         var skipHeader = isFirst
         var offset = range.lowerBound
-        var chunk = [UInt8](repeating: 0, count: ByteSource.parseChunkSize)
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         while offset < range.upperBound {
-            let wanted = min(ByteSource.parseChunkSize, range.upperBound - offset)
+            let wanted = min(ByteSource.chunkSize, range.upperBound - offset)
             let count = try source.read(at: offset, count: wanted, into: &chunk)
             guard count > 0 else { break }
             let parsed = chunk.withUnsafeBytes { raw in
