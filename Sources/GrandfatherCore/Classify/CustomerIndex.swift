@@ -50,6 +50,7 @@ final class CustomerIndex {
     }
 
     /// The first and second eight bytes of a short id, zero-padded.
+    @inline(__always)
     private static func words(_ id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         guard let base = id.baseAddress else { return (0, 0) }
         if id.count <= 8 { return (base.loadPadded(fromByteOffset: 0, count: id.count), 0) }

@@ -127,15 +127,18 @@ final class TransactionFingerprints {
     }
 
     /// The fingerprint of a transaction's normalised content (SPEC §8.23): instants, enums,
-    /// defaults and the canonical price; unknown columns never reach it.
-    static func content(of transaction: Transaction, in batch: TransactionBatch) -> UInt64 {
+    /// defaults and the canonical price; unknown columns never reach it. The transaction and
+    /// customer ids go in as the hashes the batch already took of them (`id`, `customer`).
+    static func content(
+        of transaction: Transaction, in batch: TransactionBatch, id: UInt64, customer: UInt64
+    ) -> UInt64 {
         // The hash is a local of the closure, not captured by it: a captured variable would
         // be checked for exclusive access at run time, per field of ten million rows.
         var hash = batch.withAllBytes { bytes in
             var hash = StableHash()
-            combine(transaction.transactionID, of: bytes, into: &hash)
+            hash.combine(id)
             combine(transaction.originalTransactionID, of: bytes, into: &hash)
-            combine(transaction.customerID, of: bytes, into: &hash)
+            hash.combine(customer)
             combine(transaction.productID, of: bytes, into: &hash)
             combine(transaction.price, of: bytes, into: &hash)
             combine(transaction.currency, of: bytes, into: &hash)

@@ -92,11 +92,12 @@ struct TransactionBatch {
     /// Appends a transaction with its hashes.
     mutating func append(_ transaction: Transaction) {
         rows.append(transaction)
+        let customer = withBytes(transaction.customerID) { CustomerIndex.hash($0) }
+        let id = TransactionFingerprints.id(of: transaction, in: self)
         hashes.append(
             Hashes(
-                customer: withBytes(transaction.customerID) { CustomerIndex.hash($0) },
-                id: TransactionFingerprints.id(of: transaction, in: self),
-                content: TransactionFingerprints.content(of: transaction, in: self)))
+                customer: customer, id: id,
+                content: TransactionFingerprints.content(of: transaction, in: self, id: id, customer: customer)))
     }
 
     /// Calls `body` with the bytes of `text` (empty when absent).
