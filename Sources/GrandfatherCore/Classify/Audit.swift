@@ -45,7 +45,7 @@ public struct Audit: Sendable {
 /// compact `Verdict` each, taken once (on every core); entitlements are derived when read.
 ///
 /// Keeping results this small means a run holds each customer once, as its record, its
-/// activity and 16 bytes of verdict, instead of also holding arrays of flags and grants.
+/// activity and 8 bytes of verdict, instead of also holding arrays of flags and grants.
 public struct CustomerResults: RandomAccessCollection, Sendable {
     // All three in customer-id order (SPEC §8.25): each report and snapshot pass reads them
     // front to back. Left in the order the ledger's shards hold them, every pass would jump

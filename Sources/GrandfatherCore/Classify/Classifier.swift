@@ -29,8 +29,8 @@ public final class Classifier: Sendable {
             entitlements: entitlements(activity, verdict.customerClass), answers: answers)
     }
 
-    /// Class, flags, the two answers and the transactions that decided: what counts, reports
-    /// and the snapshot need, in 16 bytes, allocating only for a `billing_retry` customer.
+    /// Class, flags and the two answers: what counts, reports and the snapshot need, in 8
+    /// bytes, allocating nothing. `activity` points at the customer's activity, read in place.
     func verdict(_ customer: borrowing Customer, _ activity: UnsafePointer<CustomerActivity>) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
