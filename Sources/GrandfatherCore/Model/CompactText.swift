@@ -19,9 +19,13 @@ struct CompactText: Sendable {
             storage = .string(String(decoding: bytes, as: UTF8.self))
             return
         }
+        // Words built in registers, as `CustomerIndex` builds its short ids.
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { target in
-            if let base = bytes.baseAddress { target.baseAddress?.copyMemory(from: base, byteCount: bytes.count) }
+        if let base = bytes.baseAddress {
+            let count = bytes.count
+            words.0 = base.loadPadded(fromByteOffset: 0, count: min(count, 8))
+            if count > 8 { words.1 = base.loadPadded(fromByteOffset: 8, count: min(count - 8, 8)) }
+            if count > 16 { words.2 = base.loadPadded(fromByteOffset: 16, count: count - 16) }
         }
         storage = .inline(words.0, words.1, words.2, count: UInt8(bytes.count))
     }
