@@ -186,26 +186,29 @@ public final class Classifier: Sendable {
 /// range of it, a value no reference count guards.
 struct ProductEntitlements: Sendable {
     let names: [String]
-    /// The entitlements of a product the policy does not name (SPEC §8.12).
+    /// The grants of a grandfathered customer.
     let grandfathered: Range<Int>
+    private let unknownProduct: Range<Int>
     private let products: [String: Range<Int>]
 
     init(_ policy: Policy) {
-        var names = policy.grandfatheredEntitlements
-        grandfathered = 0..<names.count
-        var products: [String: Range<Int>] = [:]
-        for (product, terms) in policy.products {
+        var names: [String] = []
+        func place(_ list: [String]) -> Range<Int> {
             let start = names.count
-            names.append(contentsOf: terms.entitlements)
-            products[product] = start..<names.count
+            names.append(contentsOf: list)
+            return start..<names.count
         }
+        grandfathered = place(policy.grandfatheredEntitlements)
+        unknownProduct = place(policy.unknownProductEntitlements)
+        var products: [String: Range<Int>] = [:]
+        for product in policy.products.keys { products[product] = place(policy.entitlements(forProduct: product)) }
         self.names = names
         self.products = products
     }
 
     /// `Policy.entitlements(forProduct:)`, as positions in `names`.
     func of(product: String) -> Range<Int> {
-        products[product] ?? grandfathered
+        products[product] ?? unknownProduct
     }
 }
 

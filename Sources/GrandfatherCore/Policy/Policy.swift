@@ -29,8 +29,11 @@ public struct Policy: Sendable {
 
     /// The entitlements a product grants (SPEC §8.12: an unknown product grants the grandfathered ones).
     public func entitlements(forProduct productID: String) -> [String] {
-        products[productID]?.entitlements ?? grandfatheredEntitlements
+        products[productID]?.entitlements ?? unknownProductEntitlements
     }
+
+    /// What a product the policy does not name grants (SPEC §8.12).
+    public var unknownProductEntitlements: [String] { grandfatheredEntitlements }
 
     /// The term of a non-renewing product, in seconds.
     public func termSeconds(forProduct productID: String) -> Int64 {
