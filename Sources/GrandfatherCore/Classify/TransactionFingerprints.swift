@@ -18,10 +18,18 @@ final class TransactionFingerprints {
     /// Fill at most this share of the slots before growing.
     private static let maximumLoad = 0.85
 
+    /// One id's place: its key and what was recorded with it side by side, so that a lookup
+    /// and the write after it touch one cache line (the two apart cost a second miss per
+    /// transaction, a store into a table of hundreds of megabytes).
+    private struct Entry {
+        /// The id's hash; 0 marks an empty place.
+        var key: UInt64
+        /// content (high 32 bits) | owner slot (low 32 bits).
+        var value: UInt64
+    }
+
     // Used by one shard under its lock: no run-time exclusivity checks per transaction.
-    @exclusivity(unchecked) private var keys: UnsafeMutablePointer<UInt64>
-    /// content (high 32 bits) | owner slot (low 32 bits).
-    @exclusivity(unchecked) private var values: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
     /// Further versions of conflicting ids; rare, so kept apart.
@@ -31,41 +39,42 @@ final class TransactionFingerprints {
 
     init(expected: Int = 1 << 16) {
         capacity = Self.capacity(for: expected)
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: 0, count: capacity)
-        values = .allocate(capacity: capacity)
+        entries = Self.emptyEntries(capacity)
     }
 
     deinit {
-        keys.deallocate()
-        values.deallocate()
+        entries.deallocate()
     }
 
     /// Frees the table once the fold is done (the object may live on, empty).
     func release() {
-        keys.deallocate()
-        values.deallocate()
+        entries.deallocate()
         capacity = 64
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: 0, count: capacity)
-        values = .allocate(capacity: capacity)
+        entries = Self.emptyEntries(capacity)
         count = 0
         conflicts = []
         otherVersions = [:]
+    }
+
+    /// A table of empty places, written now: a page that is only read before its first write
+    /// maps the shared zero page, and that first write then costs a copy-on-write fault and a
+    /// TLB flush on every core.
+    private static func emptyEntries(_ capacity: Int) -> UnsafeMutablePointer<Entry> {
+        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(key: 0, value: 0), count: capacity)
+        return entries
     }
 
     private static func capacity(for expected: Int) -> Int {
         max(64, Int(Double(max(expected, 1)) / maximumLoad) + 1)
     }
 
-    /// Reads the keys `ids` will be recorded under, so that their cache misses overlap rather
-    /// than stall one `record` each (see `Ledger.fold`). Values are left alone: most are
-    /// never written yet, and reading such a page maps the shared zero page, whose first
-    /// write then costs a copy-on-write fault and a TLB flush on every core.
+    /// Reads the places `ids` will be recorded in, so that their cache misses overlap rather
+    /// than stall one `record` each (see `Ledger.fold`).
     func touch(_ ids: [UInt64]) {
         var seen: UInt64 = 0
         for id in ids {
-            seen ^= keys[Self.slot(for: id == 0 ? 1 : id, capacity: capacity)]
+            seen ^= entries[Self.slot(for: id == 0 ? 1 : id, capacity: capacity)].key
         }
         touched = seen
     }
@@ -80,15 +89,14 @@ final class TransactionFingerprints {
         let contentBits = UInt32(truncatingIfNeeded: content >> 32)
         var slot = Self.slot(for: key, capacity: capacity)
         while true {
-            let existing = keys[slot]
+            let existing = entries[slot].key
             if existing == 0 {
-                keys[slot] = key
-                values[slot] = UInt64(contentBits) << 32 | UInt64(UInt32(bitPattern: owner))
+                entries[slot] = Entry(key: key, value: UInt64(contentBits) << 32 | UInt64(UInt32(bitPattern: owner)))
                 count += 1
                 return .first
             }
             if existing == key {
-                let value = values[slot]
+                let value = entries[slot].value
                 if UInt32(truncatingIfNeeded: value >> 32) == contentBits { return .exactDuplicate }
                 if otherVersions[key]?.contains(contentBits) == true { return .exactDuplicate }
                 otherVersions[key, default: []].append(contentBits)
@@ -106,24 +114,19 @@ final class TransactionFingerprints {
     }
 
     private func rehash(to newCapacity: Int) {
-        let oldKeys = keys
-        let oldValues = values
+        let old = entries
         let oldCapacity = capacity
         capacity = newCapacity
-        keys = .allocate(capacity: newCapacity)
-        keys.initialize(repeating: 0, count: newCapacity)
-        values = .allocate(capacity: newCapacity)
-        for index in 0..<oldCapacity where oldKeys[index] != 0 {
-            var slot = Self.slot(for: oldKeys[index], capacity: newCapacity)
-            while keys[slot] != 0 {
+        entries = Self.emptyEntries(newCapacity)
+        for index in 0..<oldCapacity where old[index].key != 0 {
+            var slot = Self.slot(for: old[index].key, capacity: newCapacity)
+            while entries[slot].key != 0 {
                 slot += 1
                 if slot == newCapacity { slot = 0 }
             }
-            keys[slot] = oldKeys[index]
-            values[slot] = oldValues[index]
+            entries[slot] = old[index]
         }
-        oldKeys.deallocate()
-        oldValues.deallocate()
+        old.deallocate()
     }
 
     /// The fingerprint of a transaction's normalised content (SPEC §8.23): instants, enums,
