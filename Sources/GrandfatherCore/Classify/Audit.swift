@@ -53,7 +53,8 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     private let records: [Customer]
     private let activities: [CustomerActivity]
     private let verdicts: [Verdict]
-    private let classifier: Classifier
+    /// Decides each customer; renderers read grants through it (`Classifier.withGrants`).
+    let classifier: Classifier
     /// Counts per class and flag.
     let tally: Tally
 

@@ -100,94 +100,142 @@ public final class Classifier: Sendable {
     /// customer whose activity `activity` points at.
     func entitlements(_ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass) -> [EntitlementGrant]
     {
-        var grants: [EntitlementGrant] = []
-        forEachGrant(activity, customerClass) { candidate, _ in
-            if !grants.contains(candidate) { grants.append(candidate) }
-        }
-        if grants.count > 1 { grants.sort() }
-        return grants
+        withGrants(activity, customerClass) { places in places.map { grant($0, activity) } }
     }
 
-    /// What the snapshot records of a verdict's grants: each grant (as `entitlements` gives them)
-    /// with the product of the transaction behind it, and the current transactions whose
-    /// product grants nothing (they still decide the class, SPEC §8.11).
-    struct RecordedGrants {
-        var grants: [(grant: EntitlementGrant, productID: String?, productType: ProductType?)] = []
-        var grantingNothing: [CustomerActivity.CurrentGrant] = []
+    /// The grant `place` stands for, with its strings.
+    func grant(_ place: GrantPlace, _ activity: UnsafePointer<CustomerActivity>) -> EntitlementGrant {
+        EntitlementGrant(
+            entitlement: name(of: place), source: place.source,
+            transactionID: place.transaction.map { activity.pointee.current[$0].transactionID.string },
+            expiresDate: place.transaction.flatMap { activity.pointee.current[$0].endsAt })
     }
 
-    /// The grants of a verdict for the snapshot, from the current transactions of the activity
-    /// `activity` points at.
-    func recordedGrants(_ verdict: Verdict, _ activity: UnsafePointer<CustomerActivity>) -> RecordedGrants {
-        var recorded = RecordedGrants()
-        forEachGrant(activity, verdict.customerClass) { candidate, transaction in
-            guard let index = recorded.grants.firstIndex(where: { $0.grant == candidate }) else {
-                recorded.grants.append(
-                    (
-                        candidate, transaction.map { activity.pointee.current[$0].productID },
-                        transaction.map { activity.pointee.current[$0].productType }
-                    ))
-                return
-            }
-            // Versions of one id making the same grant (a conflicting duplicate): the smaller
-            // product names it, so that input order never shows.
-            if let transaction, let kept = recorded.grants[index].productID,
-                activity.pointee.current[transaction].productID.codePointPrecedes(kept)
-            {
-                recorded.grants[index].productID = activity.pointee.current[transaction].productID
-                recorded.grants[index].productType = activity.pointee.current[transaction].productType
-            }
-        } grantsNothing: { transaction in
-            recorded.grantingNothing.append(activity.pointee.current[transaction])
-        }
-        if recorded.grants.count > 1 { recorded.grants.sort { $0.grant < $1.grant } }
-        return recorded
+    /// The entitlement a grant gives.
+    func name(of place: GrantPlace) -> String {
+        entitlements.names[place.name]
     }
 
-    /// Calls `body` with every grant (SPEC §8.13) and the index in the activity's current
-    /// transactions of the one behind it (`nil` for a grandfathered grant), duplicates
-    /// included; `grantsNothing` with the index of each current transaction whose product
-    /// grants no entitlement.
+    /// Calls `body` with a customer's grants (SPEC §8.13): one per (entitlement, current
+    /// transaction) plus the grandfathered grants, each once, in `EntitlementGrant` order.
+    /// Of versions of one id that make the same grant (a conflicting duplicate), the one with
+    /// the smaller product stands for it, so that input order never shows.
     ///
-    /// The transactions are read in place and the policy's entitlements through `entitlements`:
-    /// copying either would retain arrays that every customer on every core shares.
-    private func forEachGrant(
+    /// Built in scratch space from positions: no array, no string and no reference count per
+    /// customer, since every report and the snapshot read the grants of a million customers.
+    /// The transactions are read in place for the same reason.
+    func withGrants<Result>(
         _ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass,
-        _ body: (EntitlementGrant, Int?) -> Void, grantsNothing: (Int) -> Void = { _ in }
-    ) {
+        _ body: (UnsafeBufferPointer<GrantPlace>) throws -> Result
+    ) rethrows -> Result {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
-        guard customerClass != .excluded else { return }
-        if customerClass == .grandfathered {
-            for name in entitlements.grandfathered {
-                body(
-                    EntitlementGrant(
-                        entitlement: entitlements.names[name], source: .grandfathered, transactionID: nil,
-                        expiresDate: nil), nil)
+        let holds = customerClass != .excluded
+        let grandfathered = customerClass == .grandfathered ? entitlements.grandfathered : 0..<0
+        let most = holds ? grandfathered.count + activity.pointee.current.count * entitlements.widest : 0
+        return try withUnsafeTemporaryAllocation(of: GrantPlace.self, capacity: max(most, 1)) { places in
+            var count = 0
+            if holds {
+                for name in grandfathered {
+                    let place = GrantPlace(name: name, source: .grandfathered, transaction: nil)
+                    count = insert(place, into: places, count, activity)
+                }
+                for index in activity.pointee.current.indices {
+                    let source: EntitlementSource =
+                        activity.pointee.current[index].throughGrace
+                        ? .gracePeriod : activity.pointee.current[index].familyShared ? .familyShared : .purchase
+                    for name in entitlements.of(product: activity.pointee.current[index].productID) {
+                        count = insert(
+                            GrantPlace(name: name, source: source, transaction: index), into: places, count, activity)
+                    }
+                }
             }
-        }
-        for index in activity.pointee.current.indices {
-            let source: EntitlementSource =
-                activity.pointee.current[index].throughGrace
-                ? .gracePeriod : activity.pointee.current[index].familyShared ? .familyShared : .purchase
-            let names = entitlements.of(product: activity.pointee.current[index].productID)
-            if names.isEmpty { grantsNothing(index) }
-            for name in names {
-                body(
-                    EntitlementGrant(
-                        entitlement: entitlements.names[name], source: source,
-                        transactionID: activity.pointee.current[index].transactionID,
-                        expiresDate: activity.pointee.current[index].endsAt), index)
-            }
+            return try body(UnsafeBufferPointer(rebasing: places[0..<count]))
         }
     }
+
+    /// Calls `body` with the index of each current transaction whose product grants no
+    /// entitlement (it still decides the class, SPEC §8.11).
+    func forEachGrantingNothing(_ activity: UnsafePointer<CustomerActivity>, _ body: (Int) throws -> Void) rethrows {
+        for index in activity.pointee.current.indices
+        where entitlements.of(product: activity.pointee.current[index].productID).isEmpty {
+            try body(index)
+        }
+    }
+
+    /// Adds `candidate` to the `count` sorted, distinct grants at the start of `places`, unless
+    /// it is one of them; returns the new count.
+    private func insert(
+        _ candidate: GrantPlace, into places: UnsafeMutableBufferPointer<GrantPlace>, _ count: Int,
+        _ activity: UnsafePointer<CustomerActivity>
+    ) -> Int {
+        for index in 0..<count where same(places[index], candidate, activity) {
+            if let offered = candidate.transaction, let kept = places[index].transaction,
+                activity.pointee.current[offered].productID.codePointPrecedes(activity.pointee.current[kept].productID)
+            {
+                places[index].transaction = offered
+            }
+            return count
+        }
+        var position = count
+        while position > 0, precedes(candidate, places[position - 1], activity) {
+            places[position] = places[position - 1]
+            position -= 1
+        }
+        places[position] = candidate
+        return count + 1
+    }
+
+    /// Whether two places stand for equal `EntitlementGrant`s.
+    private func same(_ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: UnsafePointer<CustomerActivity>) -> Bool {
+        guard entitlements.rank[lhs.name] == entitlements.rank[rhs.name], lhs.source == rhs.source else { return false }
+        switch (lhs.transaction, rhs.transaction) {
+        case (nil, nil): return true
+        case (let left?, let right?):
+            return activity.pointee.current[left].transactionID == activity.pointee.current[right].transactionID
+                && activity.pointee.current[left].endsAt == activity.pointee.current[right].endsAt
+        default: return false
+        }
+    }
+
+    /// `EntitlementGrant`'s order (entitlement, source, transaction id, expiry) on places.
+    private func precedes(
+        _ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: UnsafePointer<CustomerActivity>
+    ) -> Bool {
+        let (left, right) = (entitlements.rank[lhs.name], entitlements.rank[rhs.name])
+        if left != right { return left < right }
+        if lhs.source != rhs.source { return lhs.source.rawValue.codePointPrecedes(rhs.source.rawValue) }
+        // A grandfathered grant has no transaction: its id counts as empty, its expiry as earliest.
+        guard let leftIndex = lhs.transaction else { return rhs.transaction != nil }
+        guard let rightIndex = rhs.transaction else { return false }
+        let leftID = activity.pointee.current[leftIndex].transactionID
+        let rightID = activity.pointee.current[rightIndex].transactionID
+        if leftID != rightID { return leftID.precedes(rightID) }
+        let leftEnd = activity.pointee.current[leftIndex].endsAt
+        let rightEnd = activity.pointee.current[rightIndex].endsAt
+        return (leftEnd?.microseconds ?? .min) < (rightEnd?.microseconds ?? .min)
+    }
+}
+
+/// One grant (SPEC §8.13) by position: the entitlement's place in the policy's list
+/// (`Classifier.name(of:)`), where it comes from, and the index of the current transaction
+/// behind it in the customer's activity (`nil` for a grandfathered grant).
+struct GrantPlace {
+    var name: Int
+    var source: EntitlementSource
+    var transaction: Int?
 }
 
 /// The policy's entitlements per product, flattened into one list of names: a lookup gives a
 /// range of it, a value no reference count guards.
 struct ProductEntitlements: Sendable {
     let names: [String]
+    /// Each name's place in code-point order among the distinct names: equal names have equal
+    /// ranks, so grants are compared without comparing strings.
+    let rank: [Int]
     /// The grants of a grandfathered customer.
     let grandfathered: Range<Int>
+    /// The most names one product grants.
+    let widest: Int
     private let unknownProduct: Range<Int>
     private let products: [String: Range<Int>]
 
@@ -204,6 +252,10 @@ struct ProductEntitlements: Sendable {
         for product in policy.products.keys { products[product] = place(policy.entitlements(forProduct: product)) }
         self.names = names
         self.products = products
+        let distinct = Set(names).sorted { $0.codePointPrecedes($1) }
+        let ranks = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+        rank = names.map { ranks[$0] ?? 0 }
+        widest = products.values.reduce(unknownProduct.count) { max($0, $1.count) }
     }
 
     /// `Policy.entitlements(forProduct:)`, as positions in `names`.

@@ -7,7 +7,9 @@
 struct CustomerActivity: Sendable {
     /// A transaction that is current as of the run, with what the flags and grants need.
     struct CurrentGrant: Sendable, Equatable {
-        var transactionID: String
+        /// Held in the value: a 16-digit id as a `String` is an object of its own, made per
+        /// current transaction and then retained and released by every report that reads it.
+        var transactionID: CompactText
         var productID: String
         var productType: ProductType
         /// Current only through a billing grace period (SPEC §8.11).
@@ -115,7 +117,7 @@ struct CustomerActivity: Sendable {
                 return nil
             }
         }
-        let transactionID = batch.string(transaction.transactionID) ?? ""
+        let transactionID = batch.withBytes(transaction.transactionID) { CompactText($0) }
         var revenue: CurrentGrant.Revenue?
         if transaction.productType == .autoRenewable || transaction.productType == .nonRenewing {
             revenue = CurrentGrant.Revenue(

@@ -158,8 +158,8 @@ public struct RevenueAtStake: Sendable, Equatable {
             if kept.revenue.purchaseDate != revenue.purchaseDate {
                 return kept.revenue.purchaseDate < revenue.purchaseDate
             }
-            if !kept.grant.transactionID.codePointEquals(grant.transactionID) {
-                return kept.grant.transactionID.codePointPrecedes(grant.transactionID)
+            if kept.grant.transactionID != grant.transactionID {
+                return kept.grant.transactionID.precedes(grant.transactionID)
             }
             if kept.price != price { return kept.price < price }
             return kept.currency.codePointPrecedes(currency)

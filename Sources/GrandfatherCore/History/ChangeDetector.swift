@@ -73,7 +73,10 @@ extension CustomerResults {
             // As the snapshot records them: only grandfathered customers and subscribers hold grants.
             let holds = verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber
             let grants =
-                holds ? grants(of: verdict, activity).map { $0.entitlement + ":" + $0.source.rawValue } : []
+                holds
+                ? classifier.withGrants(activity, verdict.customerClass) { grants in
+                    grants.map { classifier.name(of: $0) + ":" + $0.source.rawValue }
+                } : []
             return PreviousSnapshot.Customer(
                 id: customer.id, customerClass: verdict.customerClass, flags: flags.sorted(),
                 entitlements: Array(Set(grants)).sorted())

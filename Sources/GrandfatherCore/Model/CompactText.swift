@@ -3,7 +3,7 @@
 /// A Swift string holds at most 15 bytes without allocating, and Apple's transaction ids
 /// have 16 digits or more: a customer's latest auto-renewable transaction, replaced each
 /// time a later renewal streams by, would cost an allocation and a free every time.
-struct CompactText: Sendable {
+struct CompactText: Sendable, Equatable {
     private enum Storage: Sendable {
         /// The bytes in order, then zeros; the first `count` of them are the text.
         case inline(UInt64, UInt64, UInt64, count: UInt8)
@@ -31,14 +31,29 @@ struct CompactText: Sendable {
     }
 
     /// Calls `body` with the text's UTF-8 bytes.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         switch storage {
         case .inline(let a, let b, let c, let count):
             let words = (a, b, c)
-            return withUnsafeBytes(of: words) { body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
+            return try withUnsafeBytes(of: words) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)])) }
         case .string(var text):
-            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+            return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         }
+    }
+
+    /// Byte equality: Unicode-equivalent spellings differ, as ids compare everywhere else.
+    static func == (lhs: CompactText, rhs: CompactText) -> Bool {
+        if case .inline(let a, let b, let c, let count) = lhs.storage,
+            case .inline(let d, let e, let f, let otherCount) = rhs.storage
+        {
+            return count == otherCount && a == d && b == e && c == f
+        }
+        return lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
+    }
+
+    /// Whether the text comes before `other` in code-point order (UTF-8 byte order).
+    func precedes(_ other: CompactText) -> Bool {
+        withBytes { left in other.withBytes { right in left.lexicographicallyPrecedes(right) } }
     }
 
     var string: String {

@@ -81,10 +81,18 @@ struct CSVText {
     struct ListItems {
         fileprivate var bytes: [UInt8]
 
-        /// Appends one item: its parts back to back (`entitlement`, `:`, `source`).
-        mutating func item(_ parts: String...) {
+        /// Appends one item.
+        mutating func item(_ text: String) {
             if !bytes.isEmpty { bytes.append(UInt8(ascii: ";")) }
-            for part in parts { bytes.append(contentsOf: part.utf8) }
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        /// Appends one item of two parts joined by `separator` (`entitlement:source`), without
+        /// joining strings or gathering the parts in an array.
+        mutating func item(_ first: String, _ separator: UInt8, _ second: String) {
+            item(first)
+            bytes.append(separator)
+            bytes.append(contentsOf: second.utf8)
         }
     }
 

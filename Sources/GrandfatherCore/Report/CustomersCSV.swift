@@ -17,14 +17,20 @@ public enum CustomersCSV {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers
+        // A classifier of this job's own, as the snapshot's writers have theirs: one reached
+        // through `customers` is retained and released per customer, on a counter the other
+        // core's jobs touch too.
+        let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
         customers.forEachVerdict { customer, verdict, activity in
             csv.cell(customer.id)
             csv.cell(verdict.customerClass.rawValue)
             csv.listCell { items in verdict.flags.forEach { items.item($0.code) } }
             if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
                 csv.listCell { items in
-                    for grant in customers.grants(of: verdict, activity) {
-                        items.item(grant.entitlement, ":", grant.source.rawValue)
+                    classifier.withGrants(activity, verdict.customerClass) { grants in
+                        for grant in grants {
+                            items.item(classifier.name(of: grant), UInt8(ascii: ":"), grant.source.rawValue)
+                        }
                     }
                 }
             } else {

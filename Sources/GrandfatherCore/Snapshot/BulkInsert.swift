@@ -30,34 +30,42 @@ struct BulkInsert: ~Copyable {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     mutating func bind(_ text: String?) throws {
-        column += 1
         guard var text else {
+            column += 1
             try check(sqlite3_bind_null(handle, column))
             return
         }
-        let code = text.withUTF8 { bytes -> Int32 in
-            guard used + bytes.count <= Self.arenaSize, let source = bytes.baseAddress else {
-                // An empty or unusually long value: let SQLite take its own copy.
-                return sqlite3_bind_text(
-                    handle, column, bytes.baseAddress ?? UnsafePointer(arena), Int32(bytes.count), Self.transient)
-            }
-            let target = arena + used
-            if bytes.count <= 16 {
-                // Most values are short: a call to memmove costs more than copying them here.
-                for index in 0..<bytes.count { target[index] = source[index] }
-            } else {
-                target.update(from: source, count: bytes.count)
-            }
-            used += bytes.count
-            // SQLITE_STATIC: the bytes stay put until `step` resets the statement.
-            return target.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(handle, column, $0, Int32(bytes.count), nil)
-            }
+        try text.withUTF8 { bytes in try bind(bytes: UnsafeRawBufferPointer(bytes)) }
+    }
+
+    /// Binds text held in the value (an id of up to 24 bytes) without making a string.
+    mutating func bind(_ text: CompactText) throws {
+        try text.withBytes { bytes in try bind(bytes: bytes) }
+    }
+
+    /// Binds UTF-8 bytes as text.
+    private mutating func bind(bytes: UnsafeRawBufferPointer) throws {
+        column += 1
+        guard used + bytes.count <= Self.arenaSize, let source = bytes.baseAddress else {
+            // An empty or unusually long value: let SQLite take its own copy.
+            let start = (bytes.baseAddress ?? UnsafeRawPointer(arena)).assumingMemoryBound(to: CChar.self)
+            return try check(sqlite3_bind_text(handle, column, start, Int32(bytes.count), Self.transient))
+        }
+        let target = arena + used
+        if bytes.count <= 16 {
+            // Most values are short: a call to memmove costs more than copying them here.
+            for index in 0..<bytes.count { target[index] = source.load(fromByteOffset: index, as: UInt8.self) }
+        } else {
+            UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
+        }
+        used += bytes.count
+        // SQLITE_STATIC: the bytes stay put until `step` resets the statement.
+        let code = target.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text(handle, column, $0, Int32(bytes.count), nil)
         }
         try check(code)
     }
 
-    /// Binds an instant as ISO-8601 text, formatted straight into the row's buffer.
     mutating func bind(_ instant: Instant?) throws {
         guard let instant else { return try bind(nil as String?) }
         guard used + Instant.maximumISO8601Length <= Self.arenaSize,

@@ -209,19 +209,26 @@ enum SnapshotWriter {
                 try insertLatestRenewable(latest, of: record, into: &deciding)
             }
             guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
-            let recorded = classifier.recordedGrants(verdict, activity)
-            for (entitlement, productID, productType) in recorded.grants {
-                try grant.bind(record.id)
-                try grant.bind(entitlement.entitlement)
-                try grant.bind(entitlement.source.rawValue)
-                try grant.bind(entitlement.transactionID)
-                try grant.bind(entitlement.expiresDate)
-                try grant.bind(productID)
-                try grant.bind(productType?.rawValue)
-                try grant.step()
+            try classifier.withGrants(activity, verdict.customerClass) { places in
+                for place in places {
+                    try grant.bind(record.id)
+                    try grant.bind(classifier.name(of: place))
+                    try grant.bind(place.source.rawValue)
+                    if let index = place.transaction {
+                        try grant.bind(activity.pointee.current[index].transactionID)
+                        try grant.bind(activity.pointee.current[index].endsAt)
+                        try grant.bind(activity.pointee.current[index].productID)
+                        try grant.bind(activity.pointee.current[index].productType.rawValue)
+                    } else {
+                        for _ in 0..<4 { try grant.bind(nil as String?) }
+                    }
+                    try grant.step()
+                }
             }
-            if !recorded.grantingNothing.isEmpty {
-                try insertGrantingNothing(recorded.grantingNothing, of: record, into: &deciding)
+            var grantingNothing: [Int] = []
+            classifier.forEachGrantingNothing(activity) { grantingNothing.append($0) }
+            if !grantingNothing.isEmpty {
+                try insertGrantingNothing(grantingNothing, of: activity, record, into: &deciding)
             }
         }
     }
@@ -231,14 +238,16 @@ enum SnapshotWriter {
     // grants no entitlement (it still makes a subscriber, SPEC §8.11), and the latest
     // auto-renewable of a `billing_retry` customer (SPEC §8.19). One row per transaction id.
 
-    /// Current transactions that grant nothing, in id order; of two current versions of one id
-    /// (a conflicting duplicate), the one current longest.
+    /// Current transactions that grant nothing (at `indices` of the activity), in id order; of
+    /// two current versions of one id (a conflicting duplicate), the one current longest.
     private static func insertGrantingNothing(
-        _ grants: [CustomerActivity.CurrentGrant], of record: Customer, into insert: inout BulkInsert
+        _ indices: [Int], of activity: UnsafePointer<CustomerActivity>, _ record: Customer,
+        into insert: inout BulkInsert
     ) throws {
-        var previous: String?
-        for grant in grants.count > 1 ? grants.sorted(by: precedes) : grants {
-            if let previous, previous.codePointEquals(grant.transactionID) { continue }
+        let current = indices.map { activity.pointee.current[$0] }
+        var previous: CompactText?
+        for grant in current.count > 1 ? current.sorted(by: precedes) : current {
+            if let previous, previous == grant.transactionID { continue }
             previous = grant.transactionID
             try insert.bind(record.id)
             try insert.bind(grant.transactionID)
@@ -274,9 +283,7 @@ enum SnapshotWriter {
     /// Current transactions by id; of one id's versions, the one current longest first (a
     /// non-consumable never ends), then by what else tells them apart.
     private static func precedes(_ lhs: CustomerActivity.CurrentGrant, _ rhs: CustomerActivity.CurrentGrant) -> Bool {
-        if !lhs.transactionID.codePointEquals(rhs.transactionID) {
-            return lhs.transactionID.codePointPrecedes(rhs.transactionID)
-        }
+        if lhs.transactionID != rhs.transactionID { return lhs.transactionID.precedes(rhs.transactionID) }
         if lhs.endsAt != rhs.endsAt { return (lhs.endsAt?.microseconds ?? .max) > (rhs.endsAt?.microseconds ?? .max) }
         if lhs.throughGrace != rhs.throughGrace { return !lhs.throughGrace }
         if lhs.familyShared != rhs.familyShared { return !lhs.familyShared }
