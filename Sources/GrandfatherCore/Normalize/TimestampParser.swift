@@ -49,14 +49,10 @@ public struct TimestampParser: Sendable {
 
     private func parseCalendar(_ b: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
         // Fixed part: YYYY-MM-DDTHH:MM:SS is 19 bytes.
-        guard b.count >= 19 else { return .failure(.malformed) }
-        guard let year = digits(b, 0, 4), b[4] == UInt8(ascii: "-"), let month = digits(b, 5, 2),
-            b[7] == UInt8(ascii: "-"), let day = digits(b, 8, 2)
-        else { return .failure(.malformed) }
-        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") else { return .failure(.malformed) }
-        guard let hour = digits(b, 11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(b, 14, 2),
-            b[16] == UInt8(ascii: ":"), let second = digits(b, 17, 2)
-        else { return .failure(.malformed) }
+        guard b.count >= 19, let base = b.baseAddress, let fixed = Self.fixedPart(base) else {
+            return .failure(.malformed)
+        }
+        let (year, month, day, hour, minute, second) = fixed
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
             hour <= 23, minute <= 59, second <= 59
         else { return .failure(.fieldOutOfRange) }
@@ -121,6 +117,44 @@ public struct TimestampParser: Sendable {
             value = value * 10 + Int64(digit)
         }
         return value
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` read three words at a time (twenty million timestamps per run
+    /// read byte by byte cost a tenth of normalising): `nil` unless every digit is a digit,
+    /// the separators are `-`, `T` or `t`, and `:`.
+    @inline(__always)
+    private static func fixedPart(
+        _ base: UnsafeRawPointer
+    ) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)? {
+        // Bytes 0–7 `YYYY-MM-`, 8–15 `DDT…`, 11–18 `HH:MM:SS`; byte k of a word is bits 8k….
+        let date = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let dayAndT = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let time = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        guard date & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,  // - at 4 and 7
+            dayAndT & 0xDF_0000 == 0x54_0000,  // T or t at 10
+            time & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,  // : at 13 and 16
+            let date = digitValues(date, mask: 0x00FF_FF00_FFFF_FFFF),
+            let day = digitValues(dayAndT, mask: 0xFFFF),
+            let time = digitValues(time, mask: 0xFFFF_00FF_FF00_FFFF)
+        else { return nil }
+        @inline(__always) func digit(_ word: UInt64, _ byte: UInt64) -> Int64 { Int64(word >> (8 * byte) & 0xFF) }
+        return (
+            digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),
+            digit(date, 5) * 10 + digit(date, 6), digit(day, 0) * 10 + digit(day, 1),
+            digit(time, 0) * 10 + digit(time, 1), digit(time, 3) * 10 + digit(time, 4),
+            digit(time, 6) * 10 + digit(time, 7)
+        )
+    }
+
+    /// The bytes of `word` under `mask` as digit values 0–9 (others zero); `nil` when one of
+    /// them is not an ASCII digit.
+    @inline(__always)
+    private static func digitValues(_ word: UInt64, mask: UInt64) -> UInt64? {
+        let values = (word ^ 0x3030_3030_3030_3030) & mask
+        // A value of 10 or more gains its high bit when 0x76 is added; a byte of 128 or more
+        // has it already (and any carry it makes lands where the answer is no anyway).
+        guard (values | (values &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return values
     }
 }
 

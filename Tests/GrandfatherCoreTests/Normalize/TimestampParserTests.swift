@@ -122,6 +122,45 @@ struct TimestampParserTests {
         }
     }
 
+    /// The fixed part read byte by byte, as the parser once did: the word-at-a-time reader must
+    /// accept exactly these bytes.
+    static func fixedPartIsWellFormed(_ bytes: [UInt8]) -> Bool {
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        return digits.allSatisfy { (0x30...0x39).contains(bytes[$0]) } && bytes[4] == UInt8(ascii: "-")
+            && bytes[7] == UInt8(ascii: "-") && (bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"))
+            && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":")
+    }
+
+    @Test("every byte value at every place of YYYY-MM-DDTHH:MM:SS is read as a byte-wise reader reads it")
+    func fixedPartByteByByte() {
+        let valid = Array("2024-01-11T11:11:11Z".utf8)
+        for place in 0..<19 {
+            for value in UInt8.min...UInt8.max {
+                var bytes = valid
+                bytes[place] = value
+                let result = bytes.withUnsafeBytes { Self.utcOnly.parse($0) }
+                guard Self.fixedPartIsWellFormed(bytes) else {
+                    #expect(result == .failure(.malformed), "byte \(value) at \(place)")
+                    continue
+                }
+                // A digit changed into another digit: read as written, or out of range.
+                #expect(result == Self.expected(bytes), "byte \(value) at \(place)")
+            }
+        }
+    }
+
+    /// What a well-formed `YYYY-MM-DDTHH:MM:SSZ` means, its digits read one by one.
+    static func expected(_ bytes: [UInt8]) -> Result<Instant, TimestampError> {
+        func number(_ range: Range<Int>) -> Int64 { range.reduce(0) { $0 * 10 + Int64(bytes[$1] - 0x30) } }
+        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
+        let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
+        guard (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return .failure(.fieldOutOfRange) }
+        let seconds = CivilDate.toDays(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return .success(Instant(microseconds: seconds * 1_000_000))
+    }
+
     @Test("a zone-less timestamp is an error without a default zone")
     func zonelessWithoutDefault() {
         for text in ["2024-03-01T00:00:00", "2024-03-01T00:00:00.5", "2024-11-03T01:30:00"] {
