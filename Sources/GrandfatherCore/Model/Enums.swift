@@ -92,28 +92,71 @@ public enum CutoverBasis: String, CaseIterable, Sendable, Codable {
 }
 
 /// A closed vocabulary read from bytes case-insensitively (SPEC §8.4).
-protocol Vocabulary: RawRepresentable, CaseIterable where RawValue == String {
-    /// Each value's spelling as bytes, built once (`allCases` would allocate on every call).
-    static var spellings: [(bytes: [UInt8], value: Self)] { get }
+protocol Vocabulary: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+    /// Each value's spelling, built once (`allCases` would allocate on every call).
+    static var spellings: Spellings<Self> { get }
+}
+
+/// A vocabulary's spellings as zero-padded words: four fields of every transaction row are
+/// read against them, so a value is matched with two word comparisons per spelling rather
+/// than byte by byte.
+struct Spellings<Value>: Sendable where Value: Sendable {
+    fileprivate struct Spelling: Sendable {
+        var count: Int
+        var low: UInt64
+        var high: UInt64
+        var value: Value
+    }
+
+    fileprivate let all: [Spelling]
+    /// Spellings are ASCII and at most 16 bytes (`init` checks).
+    static var longest: Int { 16 }
+
+    init(_ values: [(String, Value)]) {
+        all = values.map { text, value in
+            precondition(text.utf8.count <= Self.longest && text.utf8.allSatisfy { $0 < 0x80 })
+            let words = Array(text.utf8).withUnsafeBytes { Spellings.lowercasedWords($0) }
+            return Spelling(count: text.utf8.count, low: words.low, high: words.high, value: value)
+        }
+    }
+
+    /// The first and second eight bytes of `bytes` (at most 16, ASCII) with ASCII letters
+    /// lower-cased, zero-padded.
+    fileprivate static func lowercasedWords(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
+        guard let base = bytes.baseAddress else { return (0, 0) }
+        let low = base.loadPadded(fromByteOffset: 0, count: min(bytes.count, 8))
+        let high = bytes.count > 8 ? base.loadPadded(fromByteOffset: 8, count: bytes.count - 8) : 0
+        return (lowercased(low), lowercased(high))
+    }
+
+    /// ASCII `A`–`Z` in a word of ASCII bytes made `a`–`z`: a byte gains 0x20 when adding 0x3F
+    /// reaches 0x80 (it is `A` or more) and adding 0x25 does not (it is `Z` or less).
+    @inline(__always)
+    private static func lowercased(_ word: UInt64) -> UInt64 {
+        let upper = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+        return word | upper >> 2
+    }
+
+    /// The value spelled by `bytes`, case-insensitively; `nil` for anything else.
+    func value(_ bytes: UnsafeRawBufferPointer) -> Value? {
+        guard bytes.count <= Self.longest, ASCII.isPlain(bytes) else { return nil }
+        let (low, high) = Self.lowercasedWords(bytes)
+        for spelling in all where spelling.count == bytes.count && spelling.low == low && spelling.high == high {
+            return spelling.value
+        }
+        return nil
+    }
 }
 
 extension Vocabulary {
-    static func makeSpellings() -> [(bytes: [UInt8], value: Self)] {
-        allCases.map { (Array($0.rawValue.utf8), $0) }
+    static func makeSpellings() -> Spellings<Self> {
+        Spellings(allCases.map { ($0.rawValue, $0) })
     }
 
     /// Reads a value case-insensitively from raw bytes (ASCII case folding; every
     /// vocabulary here is ASCII, so other bytes can never match).
     static func parse(caseInsensitive bytes: UnsafeRawBufferPointer) -> Self? {
-        for (spelling, value) in spellings where spelling.count == bytes.count {
-            var equal = true
-            for index in 0..<spelling.count where spelling[index] != asciiLowercased(bytes[index]) {
-                equal = false
-                break
-            }
-            if equal { return value }
-        }
-        return nil
+        spellings.value(bytes)
     }
 }
 
