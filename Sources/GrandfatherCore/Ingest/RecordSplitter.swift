@@ -6,7 +6,7 @@ import Foundation
 /// reads them, which a scan of the quotes from the start of the data proves.
 enum RecordSplitter {
     /// Files smaller than this are read as one range.
-    static let minimumPartSize = 16 << 20
+    static let minimumPartSize = 4 << 20
 
     /// Ranges covering `source` from its data start, about `parts` of them, each smaller
     /// than the one before: the cores take ranges in order, so the last ones, which may run
