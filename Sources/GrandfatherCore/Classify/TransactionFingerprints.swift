@@ -16,7 +16,7 @@ final class TransactionFingerprints {
     }
 
     /// Fill at most this share of the slots before growing.
-    private static let maximumLoad = 0.85
+    private static let maximumLoad = 0.9
 
     /// One id's place: its key and what was recorded with it side by side, so that a lookup
     /// and the write after it touch one cache line (the two apart cost a second miss per

@@ -10,9 +10,20 @@ public struct Customer: Sendable, Equatable {
     /// Country or storefront code.
     public var storefront: String?
     /// When the app was first purchased or downloaded.
-    public var originalPurchaseDate: Instant?
+    public var originalPurchaseDate: Instant? {
+        get { Self.instant(originalPurchase) }
+        set { originalPurchase = Self.microseconds(newValue) }
+    }
     /// Set when the app was pre-ordered.
-    public var preorderDate: Instant?
+    public var preorderDate: Instant? {
+        get { Self.instant(preorder) }
+        set { preorder = Self.microseconds(newValue) }
+    }
+    // The two instants as microseconds, `Int64.min` for none (no timestamp reads as that):
+    // an `Instant?` takes 16 bytes with its flag, and these two made a customer 80 bytes
+    // rather than 72, 8 MB per million customers.
+    private var originalPurchase: Int64
+    private var preorder: Int64
     /// `nil` only for an orphan customer, whose platform is unknown (SPEC §8.14).
     public var platform: Platform?
     /// `sandbox` customers are excluded from the four classes.
@@ -31,11 +42,19 @@ public struct Customer: Sendable, Equatable {
         self.id = id
         self.platform = platform
         self.originalAppVersion = originalAppVersion
-        self.originalPurchaseDate = originalPurchaseDate
+        self.originalPurchase = Self.microseconds(originalPurchaseDate)
         self.environment = environment
-        self.preorderDate = preorderDate
+        self.preorder = Self.microseconds(preorderDate)
         self.storefront = storefront
         self.isOrphan = isOrphan
+    }
+
+    private static func microseconds(_ instant: Instant?) -> Int64 {
+        instant?.microseconds ?? .min
+    }
+
+    private static func instant(_ microseconds: Int64) -> Instant? {
+        microseconds == .min ? nil : Instant(microseconds: microseconds)
     }
 
     /// The customer SPEC §8.14 makes for transactions whose owner is not in the customers input.
