@@ -4,8 +4,9 @@ struct CSVText {
     /// What is written so far.
     let output: ByteBuffer
     private var atRowStart = true
-    /// The bytes of the list cell being built, kept for the next.
-    private var scratch: [UInt8] = []
+    /// The bytes of the list cell being built, kept for the next: a buffer appended in place,
+    /// where an array handed to the items and back was copied (allocated) per cell.
+    private let scratch = ByteBuffer(capacity: 256)
 
     init(reservingCapacity capacity: Int = 4096) {
         output = ByteBuffer(capacity: capacity)
@@ -65,34 +66,37 @@ struct CSVText {
     /// Appends one cell of `;`-separated items that `write` lists (an empty list is an empty
     /// cell), built in a buffer kept between rows rather than as strings joined per row.
     mutating func listCell(_ write: (inout ListItems) -> Void) {
+        scratch.truncate(to: 0)
         var items = ListItems(bytes: scratch)
-        scratch = []
-        items.bytes.removeAll(keepingCapacity: true)
         write(&items)
-        if items.bytes.isEmpty {
+        if scratch.count == 0 {
             separate()
         } else {
-            items.bytes.withUnsafeBytes { cell($0) }
+            cell(scratch.bytes)
         }
-        scratch = items.bytes
     }
 
     /// The items of one `listCell`.
     struct ListItems {
-        fileprivate var bytes: [UInt8]
+        fileprivate let bytes: ByteBuffer
 
         /// Appends one item.
         mutating func item(_ text: String) {
-            if !bytes.isEmpty { bytes.append(UInt8(ascii: ";")) }
-            bytes.append(contentsOf: text.utf8)
+            if bytes.count > 0 { bytes.append(UInt8(ascii: ";")) }
+            append(text)
         }
 
         /// Appends one item of two parts joined by `separator` (`entitlement:source`), without
-        /// joining strings or gathering the parts in an array.
+        /// joining strings.
         mutating func item(_ first: String, _ separator: UInt8, _ second: String) {
             item(first)
             bytes.append(separator)
-            bytes.append(contentsOf: second.utf8)
+            append(second)
+        }
+
+        private func append(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(UnsafeRawBufferPointer($0)) }
         }
     }
 

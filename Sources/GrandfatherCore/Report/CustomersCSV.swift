@@ -17,10 +17,14 @@ public enum CustomersCSV {
         var csv = CSVText(reservingCapacity: audit.customers.count * 96)
         csv.row(columns)
         let customers = audit.customers
-        // A classifier of this job's own, as the snapshot's writers have theirs: one reached
+        // A classifier of this job's own, as the snapshot's writers have theirs (one reached
         // through `customers` is retained and released per customer, on a counter the other
-        // core's jobs touch too.
-        let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
+        // core's jobs touch too), used through an unretained reference: the closures below
+        // would otherwise retain and release it four times per customer. `owner` keeps it
+        // alive until the rows are written.
+        let owner = Classifier(policy: audit.policy, asOf: audit.asOf)
+        unowned(unsafe) let classifier = owner
+        defer { withExtendedLifetime(owner) {} }
         customers.forEachVerdict { customer, verdict, activity in
             csv.cell(customer.id)
             csv.cell(verdict.customerClass.rawValue)
