@@ -31,15 +31,9 @@ final class ShardedLedger: @unchecked Sendable {
         let count = Self.shardCount
         locks = (0..<count).map { _ in NSLock() }
         fingerprintLocks = (0..<count).map { _ in NSLock() }
-        var shards: [Ledger] = []
-        var fingerprints: [TransactionFingerprints] = []
         let rules = FoldRules(policy: policy, asOf: asOf)
-        for _ in 0..<count {
-            shards.append(Ledger(rules: rules))
-            fingerprints.append(TransactionFingerprints(expected: expectedTransactions / count + 1))
-        }
-        self.shards = shards
-        self.fingerprints = fingerprints
+        shards = (0..<count).map { _ in Ledger(rules: rules) }
+        fingerprints = TransactionFingerprints.tables(count, expected: expectedTransactions / count + 1)
     }
 
     /// The shard a hash falls in, by its low bits: the tables inside a shard place entries
