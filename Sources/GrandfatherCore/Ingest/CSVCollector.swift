@@ -62,6 +62,8 @@ struct CSVCollector {
         return UnsafeRawBufferPointer(start: bytes.base + start, count: fieldEnds[index] - start)
     }
 
+    // Inlined into libcsv's callback: called from it, every field cost two calls.
+    @inline(__always)
     mutating func field(_ data: UnsafeRawPointer?, _ length: Int) {
         if fieldsInRecord == 0 {
             recordStartLine = currentLine
@@ -141,6 +143,7 @@ struct CSVCollector {
         _, _ in nil
     }
 
+    @inline(__always)
     mutating func endRecord(_ terminator: Int32) {
         if fieldsInRecord == 0 {
             // A blank line, or the LF of a CRLF whose CR ended the previous record.
