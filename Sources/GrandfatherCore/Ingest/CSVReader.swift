@@ -203,11 +203,17 @@ struct CSVReader {
     }
 }
 
-private let csvField: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
-    data, length, context in
+// libcsv's callbacks: C entry points for functions the compiler inlines into them. Written as
+// closures, each entry point called the closure's body: two calls per field.
+private let csvField: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = collectField
+private let csvRecord: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = collectRecordEnd
+
+@inline(__always)
+private func collectField(_ data: UnsafeMutableRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?) {
     context?.assumingMemoryBound(to: CSVCollector.self).pointee.field(UnsafeRawPointer(data), length)
 }
 
-private let csvRecord: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { terminator, context in
+@inline(__always)
+private func collectRecordEnd(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
     context?.assumingMemoryBound(to: CSVCollector.self).pointee.endRecord(terminator)
 }
