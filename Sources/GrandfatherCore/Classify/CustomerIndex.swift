@@ -83,6 +83,7 @@ final class CustomerIndex {
     }
 
     /// The slot filed under `hash` for this id; `matches` compares a long id with a slot's.
+    @inline(__always)
     func find(hash: UInt64, id: UnsafeRawBufferPointer, matches: (Int32) -> Bool) -> Int32? {
         let short = id.count <= Self.inlineLength
         let (low, high) = short ? Self.words(id) : (0, 0)
