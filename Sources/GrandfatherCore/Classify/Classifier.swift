@@ -124,9 +124,12 @@ public final class Classifier: Sendable {
     /// Built in scratch space from positions: no array, no string and no reference count per
     /// customer, since every report and the snapshot read the grants of a million customers.
     /// The transactions are read in place for the same reason.
+    ///
+    /// `grantingNothing` is called, before `body`, with the index of each current transaction
+    /// whose product grants no entitlement (it still decides the class, SPEC §8.11).
     func withGrants<Result>(
         _ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass,
-        _ body: (UnsafeBufferPointer<GrantPlace>) throws -> Result
+        _ body: (UnsafeBufferPointer<GrantPlace>) throws -> Result, grantingNothing: (Int) -> Void = { _ in }
     ) rethrows -> Result {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         let holds = customerClass != .excluded
@@ -143,22 +146,15 @@ public final class Classifier: Sendable {
                     let source: EntitlementSource =
                         activity.pointee.current[index].throughGrace
                         ? .gracePeriod : activity.pointee.current[index].familyShared ? .familyShared : .purchase
-                    for name in entitlements.of(product: activity.pointee.current[index].productID) {
+                    let names = entitlements.of(product: activity.pointee.current[index].productID)
+                    if names.isEmpty { grantingNothing(index) }
+                    for name in names {
                         count = insert(
                             GrantPlace(name: name, source: source, transaction: index), into: places, count, activity)
                     }
                 }
             }
             return try body(UnsafeBufferPointer(rebasing: places[0..<count]))
-        }
-    }
-
-    /// Calls `body` with the index of each current transaction whose product grants no
-    /// entitlement (it still decides the class, SPEC §8.11).
-    func forEachGrantingNothing(_ activity: UnsafePointer<CustomerActivity>, _ body: (Int) throws -> Void) rethrows {
-        for index in activity.pointee.current.indices
-        where entitlements.of(product: activity.pointee.current[index].productID).isEmpty {
-            try body(index)
         }
     }
 

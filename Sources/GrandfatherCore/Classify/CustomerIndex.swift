@@ -71,22 +71,11 @@ final class CustomerIndex {
         Int((UInt64(tag >> 5) &* UInt64(capacity)) >> 27)
     }
 
-    /// The first and second eight bytes of a short id, zero-padded.
-    @inline(__always)
-    private static func words(_ id: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        guard let base = id.baseAddress else { return (0, 0) }
-        if id.count <= 8 { return (base.loadPadded(fromByteOffset: 0, count: id.count), 0) }
-        return (
-            base.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-            base.loadPadded(fromByteOffset: 8, count: id.count - 8)
-        )
-    }
-
     /// The slot filed under `hash` for this id; `matches` compares a long id with a slot's.
     @inline(__always)
     func find(hash: UInt64, id: UnsafeRawBufferPointer, matches: (Int32) -> Bool) -> Int32? {
         let short = id.count <= Self.inlineLength
-        let (low, high) = short ? Self.words(id) : (0, 0)
+        let (low, high) = short ? id.paddedWords : (0, 0)
         let tag = Self.tag(hash: hash, count: id.count)
         var place = Self.home(hash: hash, capacity: capacity)
         while entries[place].tag != 0 {
@@ -110,7 +99,7 @@ final class CustomerIndex {
     /// Files `slot` under `hash` (the caller checked the id is not there yet).
     func insert(hash: UInt64, id: UnsafeRawBufferPointer, slot: Int32) {
         if Double(count + 1) > Double(capacity) * Self.maximumLoad { grow() }
-        let (low, high) = id.count <= Self.inlineLength ? Self.words(id) : (0, 0)
+        let (low, high) = id.count <= Self.inlineLength ? id.paddedWords : (0, 0)
         place(Entry(tag: Self.tag(hash: hash, count: id.count), slot: slot, low: low, high: high))
         count += 1
     }

@@ -88,3 +88,16 @@ extension UnsafeRawPointer {
         return word
     }
 }
+
+extension UnsafeRawBufferPointer {
+    /// The first and second eight bytes of at most 16, zero-padded (`loadPadded`): how short
+    /// ids and spellings are held and compared as two words.
+    @inline(__always)
+    var paddedWords: (low: UInt64, high: UInt64) {
+        guard let base = baseAddress else { return (0, 0) }
+        if count <= 8 { return (base.loadPadded(fromByteOffset: 0, count: count), 0) }
+        return (
+            base.loadUnaligned(fromByteOffset: 0, as: UInt64.self), base.loadPadded(fromByteOffset: 8, count: count - 8)
+        )
+    }
+}

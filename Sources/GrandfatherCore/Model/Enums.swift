@@ -123,9 +123,7 @@ struct Spellings<Value>: Sendable where Value: Sendable {
     /// The first and second eight bytes of `bytes` (at most 16, ASCII) with ASCII letters
     /// lower-cased, zero-padded.
     fileprivate static func lowercasedWords(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
-        guard let base = bytes.baseAddress else { return (0, 0) }
-        let low = base.loadPadded(fromByteOffset: 0, count: min(bytes.count, 8))
-        let high = bytes.count > 8 ? base.loadPadded(fromByteOffset: 8, count: bytes.count - 8) : 0
+        let (low, high) = bytes.paddedWords
         return (lowercased(low), lowercased(high))
     }
 

@@ -209,6 +209,7 @@ enum SnapshotWriter {
                 try insertLatestRenewable(latest, of: record, into: &deciding)
             }
             guard verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber else { return }
+            var grantingNothing: [Int] = []
             try classifier.withGrants(activity, verdict.customerClass) { places in
                 for place in places {
                     try grant.bind(record.id)
@@ -224,9 +225,9 @@ enum SnapshotWriter {
                     }
                     try grant.step()
                 }
+            } grantingNothing: {
+                grantingNothing.append($0)
             }
-            var grantingNothing: [Int] = []
-            classifier.forEachGrantingNothing(activity) { grantingNothing.append($0) }
             if !grantingNothing.isEmpty {
                 try insertGrantingNothing(grantingNothing, of: activity, record, into: &deciding)
             }

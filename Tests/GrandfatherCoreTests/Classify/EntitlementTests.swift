@@ -87,4 +87,47 @@ struct EntitlementTests {
         #expect(run.grants("lapsed") == [])
         #expect(run.grants("new") == [])
     }
+
+    /// Grants are built from positions in scratch space (`Classifier.withGrants`): they must
+    /// come out each once and in `EntitlementGrant`'s order, which the snapshot's reader sorts
+    /// by, whatever order the transactions were read in.
+    @Test("grants come out each once, in EntitlementGrant order, for any transaction order")
+    func grantsAreDistinctAndSorted() throws {
+        let rows = [
+            "t9,c1,pro.monthly,auto_renewable,2024-05-15T00:00:00Z,2024-06-15T00:00:00Z,,subscribed,",
+            "t3,c1,nav.1year,non_renewing,2024-05-10T12:00:00Z,,,,",
+            "t3,c1,nav.1year,non_renewing,2024-05-10T12:00:00Z,,,,",
+            "t5,c1,pass.30days,non_renewing,2024-05-20T00:00:00Z,,family_shared,,",
+            "t1,c1,pro.lifetime,non_consumable,2024-05-01T00:00:00Z,,,,",
+            "t4,c1,pro.monthly,auto_renewable,2024-04-25T00:00:00Z,2024-05-25T00:00:00Z,,in_grace_period,2024-06-08T00:00:00Z",
+            "t2,c1,coins.100,consumable,2024-05-02T00:00:00Z,,,,",
+            "t6,c1,tip.jar,non_consumable,2024-05-03T00:00:00Z,,,,",
+            // Two versions of one id (a conflicting duplicate): two grants, told apart by expiry.
+            "t8,c1,pro.monthly,auto_renewable,2024-05-20T00:00:00Z,2024-06-20T00:00:00Z,,subscribed,",
+            "t8,c1,pro.monthly,auto_renewable,2024-05-20T00:00:00Z,2024-06-25T00:00:00Z,,subscribed,",
+        ]
+        let header =
+            "transaction_id,customer_id,product_id,product_type,purchase_date,expires_date,ownership_type,renewal_state,grace_period_expires_date"
+        var expected: [EntitlementGrant]?
+        for order in [
+            rows, rows.reversed(),
+            rows.enumerated().sorted { ($0.offset * 7) % 10 < ($1.offset * 7) % 10 }.map(\.element),
+        ] {
+            let run = try AuditFixture.run(
+                customers: AuditFixture.customers("c1", version: "200"),
+                transactions: ([header] + order).joined(separator: "\n") + "\n")
+            let grants = try #require(run.result("c1")).entitlements
+            #expect(zip(grants, grants.dropFirst()).allSatisfy { $0 < $1 }, "\(grants)")
+            // navigation (t3 once), then premium: family_shared (t5), grace_period (t4),
+            // grandfathered, purchase (t1, t8 twice, t9); the tip jar and the coins grant nothing.
+            #expect(
+                grants.map { "\($0.entitlement):\($0.source.rawValue):\($0.transactionID ?? "")" } == [
+                    "navigation:purchase:t3", "premium:family_shared:t5", "premium:grace_period:t4",
+                    "premium:grandfathered:", "premium:purchase:t1", "premium:purchase:t8", "premium:purchase:t8",
+                    "premium:purchase:t9",
+                ])
+            if let expected { #expect(grants == expected) }
+            expected = grants
+        }
+    }
 }
