@@ -90,8 +90,9 @@ extension UnsafeRawPointer {
 }
 
 extension UnsafeRawBufferPointer {
-    /// The first and second eight bytes of at most 16, zero-padded (`loadPadded`): how short
-    /// ids and spellings are held and compared as two words.
+    /// The first and second eight bytes, zero-padded when there are fewer than 16
+    /// (`loadPadded`, which reads at most eight): how short ids, spellings and compact texts
+    /// are held as words.
     @inline(__always)
     var paddedWords: (low: UInt64, high: UInt64) {
         guard let base = baseAddress else { return (0, 0) }

@@ -20,14 +20,12 @@ struct CompactText: Sendable, Equatable {
             return
         }
         // Words built in registers, as `CustomerIndex` builds its short ids.
-        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        if let base = bytes.baseAddress {
-            let count = bytes.count
-            words.0 = base.loadPadded(fromByteOffset: 0, count: min(count, 8))
-            if count > 8 { words.1 = base.loadPadded(fromByteOffset: 8, count: min(count - 8, 8)) }
-            if count > 16 { words.2 = base.loadPadded(fromByteOffset: 16, count: count - 16) }
+        let (low, high) = bytes.paddedWords
+        var third: UInt64 = 0
+        if bytes.count > 16, let base = bytes.baseAddress {
+            third = base.loadPadded(fromByteOffset: 16, count: bytes.count - 16)
         }
-        storage = .inline(words.0, words.1, words.2, count: UInt8(bytes.count))
+        storage = .inline(low, high, third, count: UInt8(bytes.count))
     }
 
     /// Calls `body` with the text's UTF-8 bytes.
