@@ -142,7 +142,7 @@ extension Fuzzing {
 
 /// Takes every signature unchecked, as `--no-verify` does.
 private struct UncheckedFuzzSignatures: JWSChecking {
-    func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome {
+    func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome {
         .unchecked
     }
 }

@@ -29,8 +29,10 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
     @Option(name: .long, help: "Run folders to keep, newest first; the one latest points to is always kept.")
     var keep: Int = RunWriter.defaultKeep
 
-    @Option(name: .long, help: "Seconds to wait for another run holding DIR/.lock (default: fail at once).")
+    @Option(name: .long, help: "Seconds to wait for another run holding DIR/.lock; 0 fails at once.")
     var wait: Double = 0
+
+    @OptionGroup var testHooks: TestHookOptions
 
     var logFormat: LogFormat { options.logFormat }
     var verbose: Bool { options.verbose }
@@ -42,22 +44,20 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        let (policy, instant) = try options.load(policy: policyOption.policy)
+        let (policy, given) = try options.load(policy: policyOption.policy)
         let started = Date()
         let startedAt = RunID.iso8601(started)
-        log.event(
-            "start", "audit of \(options.inputs.count) input(s) into \(out)",
-            [
-                "inputs": .array(options.inputs.map { .string($0) }), "out": .string(out),
-                "as_of": .string(instant.iso8601),
-            ])
+        var fields: Logger.Metadata = ["inputs": .array(options.inputs.map { .string($0) }), "out": .string(out)]
+        if let given { fields["as_of"] = .string(given.iso8601) }
+        log.event("start", "audit of \(options.inputs.count) input(s) into \(out)", fields)
         if RunWriter.holdsRuns(in: out, marked: "compare.md") {
             throw GrandfatherError.usage("\(out) holds dry-run comparisons; audit runs go to a folder of their own")
         }
         let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: startedAt)
-        let stops = TestStops(
-            killAt: TestEnvironment.point("GRANDFATHER_TEST_KILL_AT"),
-            pauseAt: TestEnvironment.point("GRANDFATHER_TEST_PAUSE_AT"))
+        // Everything about DIR is checked before any input is read.
+        try RunWriter.preflight(directory: out)
+        let instant = given ?? InputOptions.now()
+        let stops = testHooks.stops
         let before = try previousRun(log)
 
         let progress = Stderr.isTerminal && logFormat == .human ? TerminalProgress() : nil
@@ -69,7 +69,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
         log.stages(audit)
         if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }
 
-        let writer = RunWriter(directory: out, keep: keep, failAt: TestEnvironment.failPoint, stops: stops)
+        let writer = RunWriter(directory: out, keep: keep, failAt: testHooks.failAt, stops: stops)
         let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: startedAt)
         let outcome = try writer.write(audit, run: record, processID: getpid(), lock: lock)
         log.event(
@@ -80,7 +80,10 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
                 "snapshot_seconds": .stringConvertible(outcome.timings.snapshot),
             ])
         print(Summary.line(audit))
-        print(outcome.movedLatest ? "\(outcome.runFolder) → \(out)/latest" : "\(outcome.runFolder) (latest not moved)")
+        print(
+            TerminalText.safe(
+                outcome.movedLatest ? "\(outcome.runFolder) → \(out)/latest" : "\(outcome.runFolder) (latest not moved)"
+            ))
         if audit.exceedsRejectionThreshold {
             throw GrandfatherError.dataQuality(
                 rejected: audit.rowsRejected, read: audit.rowsRead, maximumFraction: audit.policy.maxRejectedFraction,
@@ -101,7 +104,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
                 throw .usage("--previous \(path): \(message)")
             }
         }
-        let latest = out + "/latest"
+        let latest = out.hasSuffix("/") ? out + "latest" : out + "/latest"
         guard Paths.exists(latest) else { return .none(.firstRun) }
         let path = latest + "/snapshot.sqlite"
         do {
@@ -127,25 +130,15 @@ enum Paths {
     }
 }
 
-/// The test hooks the environment can set (never in a real run).
-enum TestEnvironment {
-    static var failPoint: WritePoint? {
-        ProcessInfo.processInfo.environment["GRANDFATHER_TEST_FAIL_AT"].flatMap(WritePoint.init(rawValue:))
-    }
-
-    /// `GRANDFATHER_TEST_KILL_AT` (die there) or `GRANDFATHER_TEST_PAUSE_AT` (wait there).
-    static func point(_ variable: String) -> KillPoint? {
-        ProcessInfo.processInfo.environment[variable].flatMap(KillPoint.init(rawValue:))
-    }
-}
-
 extension EventLog {
     /// The stages of stage 1–3 with their timings and counts.
     func stages(_ audit: Audit) {
         let timings = audit.timings
         event(
             "stage",
-            "ingest \(twoDecimals(timings.ingest)) s, classify \(twoDecimals(timings.classify)) s; \(audit.rowsRead) rows read, \(audit.rowsRejected) rejected, \(audit.customers.count) customers",
+            "ingest \(twoDecimals(timings.ingest)) s, classify \(twoDecimals(timings.classify)) s; "
+                + "\(TerminalText.counted(audit.rowsRead, "row", "rows")) read, \(audit.rowsRejected) rejected, "
+                + TerminalText.counted(audit.customers.count, "customer", "customers"),
             [
                 "stage": .string("ingest+classify"), "ingest_seconds": .stringConvertible(timings.ingest),
                 "classify_seconds": .stringConvertible(timings.classify),
@@ -170,6 +163,7 @@ extension EventLog {
         var fields: Logger.Metadata = [
             "exit_code": .stringConvertible(Int(exitCode)), "customers": .stringConvertible(audit.customers.count),
             "rows_read": .stringConvertible(audit.rowsRead), "rows_rejected": .stringConvertible(audit.rowsRejected),
+            "as_of": .string(audit.asOf.iso8601),
         ]
         for (customerClass, count) in audit.classCounts { fields[customerClass.rawValue] = .stringConvertible(count) }
         if let runFolder { fields["run_folder"] = .string(runFolder) }
@@ -183,7 +177,8 @@ enum Summary {
     static func line(_ audit: Audit) -> String {
         let classes = audit.classCounts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
         return
-            "\(audit.customers.count) customers (\(classes)); \(audit.rowsRead) rows read, \(audit.rowsRejected) rejected"
+            "\(TerminalText.counted(audit.customers.count, "customer", "customers")) (\(classes)); "
+            + "\(TerminalText.counted(audit.rowsRead, "row", "rows")) read, \(audit.rowsRejected) rejected"
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GrandfatherCore
+import Logging
 
 /// `grandfather compare`: a dry run of two policies over the same inputs, written to a
 /// folder of its own; an audit's outputs are never touched.
@@ -25,7 +26,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
     @Option(name: .long, help: "The output folder (never an audit's).")
     var out: String = "reports/compare"
 
-    @Option(name: .long, help: "Seconds to wait for another run holding OUT/.lock (default: fail at once).")
+    @Option(name: .long, help: "Seconds to wait for another run holding OUT/.lock; 0 fails at once.")
     var wait: Double = 0
 
     var logFormat: LogFormat { options.logFormat }
@@ -39,16 +40,18 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        let (policies, instant) = try options.load(policies: policy)
+        let (policies, given) = try options.load(policies: policy)
         if RunWriter.holdsRuns(in: out, marked: "snapshot.sqlite") {
             throw GrandfatherError.usage(
                 "\(out) holds audit runs; compare writes to a folder of its own (default reports/compare)")
         }
         let started = Date()
-        log.event(
-            "start", "comparison of 2 policies over \(inputs.count) input(s) into \(out)",
-            ["inputs": .array(inputs.map { .string($0) }), "out": .string(out), "as_of": .string(instant.iso8601)])
+        var fields: Logger.Metadata = ["inputs": .array(inputs.map { .string($0) }), "out": .string(out)]
+        if let given { fields["as_of"] = .string(given.iso8601) }
+        log.event("start", "comparison of 2 policies over \(inputs.count) input(s) into \(out)", fields)
         let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: RunID.iso8601(started))
+        try RunWriter.preflight(directory: out)
+        let instant = given ?? InputOptions.now()
         let audits = try Pipeline.audits(
             policies: policies, inputs: inputs, asOf: instant, signatures: options.signatureChecks)
         log.stages(audits[0])
@@ -61,7 +64,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
         print(
             "\(audits[0].customers.count) customers; \(comparison.differences.count) treated differently under the two policies"
         )
-        print("\(outcome.runFolder) → \(out)/latest")
+        print(TerminalText.safe("\(outcome.runFolder) → \(out)/latest"))
         log.event(
             "result", "\(comparison.differences.count) customers treated differently",
             [

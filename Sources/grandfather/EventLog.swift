@@ -49,7 +49,7 @@ struct EventLog: Sendable {
     static func failure(_ line: String, exitCode: Int32, format: LogFormat) {
         switch format {
         case .human:
-            Stderr.line("grandfather: " + line)
+            Stderr.line("grandfather: " + TerminalText.safe(line))
         case .json:
             Stderr.line(
                 JSONLogHandler.render(
@@ -79,7 +79,7 @@ struct HumanLogHandler: StderrLogHandler {
 
     func log(event: LogEvent) {
         let prefix = event.level >= .warning ? "\(event.level.rawValue): " : ""
-        Stderr.line("grandfather: \(prefix)\(event.message)")
+        Stderr.line("grandfather: \(prefix)" + TerminalText.safe("\(event.message)"))
     }
 }
 

@@ -17,12 +17,25 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: "The customer id, exactly as in the inputs (compared by code points).")
     var customerID: String
 
-    @Option(name: .long, help: "A snapshot file, or a run folder holding snapshot.sqlite.")
+    @Option(
+        name: .long,
+        help: "A snapshot file, a run folder holding snapshot.sqlite, or an output folder (its latest run is read).")
     var snapshot: String = "reports/latest/snapshot.sqlite"
 
     func run() throws {
-        let path = Paths.isDirectory(snapshot) ? snapshot + "/snapshot.sqlite" : snapshot
+        let path = Self.snapshotFile(snapshot)
         let explanation = try Explanation.read(customerID: customerID, snapshot: path)
         print(ExplanationText.render(explanation, snapshot: path), terminator: "")
+    }
+
+    /// The snapshot file `given` names: itself, `given/snapshot.sqlite` for a run folder, or
+    /// `given/latest/snapshot.sqlite` for an output folder (one with a `latest` link).
+    static func snapshotFile(_ given: String) -> String {
+        guard Paths.isDirectory(given) else { return given }
+        let folder = given.hasSuffix("/") ? given : given + "/"
+        if !Paths.exists(folder + "snapshot.sqlite"), Paths.exists(folder + "latest") {
+            return folder + "latest/snapshot.sqlite"
+        }
+        return folder + "snapshot.sqlite"
     }
 }

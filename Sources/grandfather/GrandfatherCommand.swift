@@ -21,9 +21,10 @@ struct GrandfatherCommand: ParsableCommand {
         // Past a file-size limit, a write must fail with EFBIG and a message, not kill us.
         signal(SIGXFSZ, SIG_IGN)
         MallocArenas.limit()
-        let code: Int32
+        var code: Int32
         var format = LogFormat.human
         do {
+            try Arguments.requireUTF8()
             var command = try parseAsRoot()
             if let logging = command as? LoggingCommand {
                 format = logging.logFormat
@@ -40,12 +41,54 @@ struct GrandfatherCommand: ParsableCommand {
                 print(fullMessage(for: error))
                 code = 0
             } else {
-                let line = message(for: error).split(separator: "\n").joined(separator: " ")
+                var line = message(for: error).split(separator: "\n").joined(separator: " ")
+                if let hint = Arguments.negativeValueHint() { line += "; " + hint }
                 EventLog.failure("error: " + line, exitCode: 2, format: format)
                 code = 2
             }
         }
+        // A report printed into a full disk or a closed pipe is a failed run, not a success.
+        // `fflush(nil)` flushes every stream, standard output the one with anything left.
+        if fflush(nil) != 0 {
+            let reason = errno == 0 ? "write error" : String(cString: strerror(errno))
+            EventLog.failure("error: cannot write to standard output: \(reason)", exitCode: 1, format: format)
+            if code == 0 { code = 1 }
+        }
         Foundation.exit(code)
+    }
+}
+
+/// The command line as the kernel handed it over.
+enum Arguments {
+    /// Options whose value may start with `-` (a negative epoch-millisecond instant).
+    static let signedOptions = ["--as-of"]
+
+    /// What to write instead when an option above was followed by a negative number, which
+    /// the parser takes for an option of its own: `--as-of=-1700000000000`.
+    static func negativeValueHint() -> String? {
+        let arguments = CommandLine.arguments
+        for (index, argument) in arguments.enumerated().dropLast() where signedOptions.contains(argument) {
+            let value = arguments[index + 1]
+            guard value.count > 1, value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { continue }
+            return "a value that starts with '-' goes after '=': \(argument)=\(value)"
+        }
+        return nil
+    }
+
+    /// Refuses an argument that is not valid UTF-8. Swift decodes arguments into strings, and
+    /// an undecodable byte would become U+FFFD: a file that exists would be "not found", and
+    /// `--out` would silently name another folder. Every report names files as text, so such
+    /// a name is refused (exit 2) rather than changed.
+    static func requireUTF8() throws(GrandfatherError) {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else {
+                continue
+            }
+            let shown = String(cString: argument)  // U+FFFD where it does not decode
+            throw .usage(
+                "argument \(index) ('\(shown)') is not valid UTF-8; file and folder names must be UTF-8 (rename the file, or give a symbolic link with a UTF-8 name)"
+            )
+        }
     }
 }
 

@@ -38,6 +38,13 @@ struct InputOptions: ParsableArguments {
         name: .customLong("no-verify"), help: "Read signed App Store content without checking its signatures.")
     var noVerify = false
 
+    @ArgumentParser.Flag(
+        name: .customLong("accept-self-signed"),
+        help:
+            "Read App Store JWS that fail verification but say they are Xcode or LocalTesting data, as unverified sandbox data (never outranking verified records)."
+    )
+    var acceptSelfSigned = false
+
     @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines) and App Store files.")
     var inputs: [String] = []
 
@@ -48,11 +55,13 @@ struct InputOptions: ParsableArguments {
         checks.verifyAt = verifyAt
         checks.trustDecoded = trustDecoded
         checks.trustedRoots = trustedRoots
+        checks.acceptSelfSigned = acceptSelfSigned
         return checks
     }
 
-    /// The policies at `paths`, and the as-of instant the first reads zone-less times in.
-    func load(policies paths: [String]) throws(GrandfatherError) -> ([Policy], Instant) {
+    /// The policies at `paths`, and the `--as-of` instant read in the first one's zone (`nil`
+    /// when not given: the command takes `now()` at the moment its run begins).
+    func load(policies paths: [String]) throws(GrandfatherError) -> ([Policy], Instant?) {
         guard !inputs.isEmpty else { throw GrandfatherError.usage("no input files given") }
         var policies: [Policy] = []
         for path in paths { policies.append(try PolicyLoader.load(path: path)) }
@@ -60,18 +69,22 @@ struct InputOptions: ParsableArguments {
         return (policies, try Self.resolveAsOf(asOf, policy: first))
     }
 
-    /// One policy, and the as-of instant.
-    func load(policy path: String) throws(GrandfatherError) -> (Policy, Instant) {
+    /// One policy, and the `--as-of` instant when given.
+    func load(policy path: String) throws(GrandfatherError) -> (Policy, Instant?) {
         let (policies, instant) = try load(policies: [path])
         return (policies[0], instant)
     }
 
-    /// `--as-of` read in the policy's zone, or now.
-    private static func resolveAsOf(_ asOf: String?, policy: Policy) throws(GrandfatherError) -> Instant {
-        guard let asOf else {
-            // Now, to the second: a nightly report reads better without microseconds.
-            return Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
-        }
+    /// The default as-of: now, to the second (a nightly report reads better without
+    /// microseconds). `audit` and `compare` take it once they hold the output folder's lock,
+    /// so that a run queued by `--wait` audits at the moment it ran, not when it was started.
+    static func now() -> Instant {
+        Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// `--as-of` read in the policy's zone.
+    private static func resolveAsOf(_ asOf: String?, policy: Policy) throws(GrandfatherError) -> Instant? {
+        guard let asOf else { return nil }
         switch TimestampParser(defaultZone: policy.defaultTimeZone).parse(asOf) {
         case .success(let instant): return instant
         case .failure(let problem): throw .usage("--as-of: " + problem.reason(for: asOf))

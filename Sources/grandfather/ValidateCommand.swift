@@ -27,7 +27,8 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
 
     func run() throws {
         let log = EventLog.current
-        let (policy, instant) = try options.load(policy: policyOption.policy)
+        let (policy, given) = try options.load(policy: policyOption.policy)
+        let instant = given ?? InputOptions.now()
         log.event(
             "start", "validation of \(options.inputs.count) input(s)",
             ["inputs": .array(options.inputs.map { .string($0) }), "as_of": .string(instant.iso8601)])
@@ -45,31 +46,35 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
     }
 }
 
-/// What `validate` prints on stdout.
+/// What `validate` prints on stdout: one line each, control characters in names shown.
 enum ValidationReport {
     static func render(_ audit: Audit) -> String {
-        var text = "policy \(audit.policy.name ?? "(unnamed)") (sha256 \(audit.policy.digest.prefix(12))), "
-        text += "as of \(audit.asOf.iso8601)\n"
+        var lines: [String] = []
+        lines.append(
+            "policy \(audit.policy.name ?? "(unnamed)") (sha256 \(audit.policy.digest.prefix(12))), as of \(audit.asOf.iso8601)"
+        )
         for input in audit.inputs {
-            text += "\(input.path): \(input.kind.rawValue), \(input.format.rawValue), \(input.rowsRead) rows read, "
-            text += "\(input.rowsAccepted) accepted, \(input.rowsRejected) rejected"
-            text += " (\(input.exactDuplicates) exact duplicates, \(input.sandboxRows) sandbox)\n"
+            lines.append(
+                "\(input.path): \(input.kind.rawValue), \(input.format.rawValue), "
+                    + "\(TerminalText.counted(input.rowsRead, "row", "rows")) read, \(input.rowsAccepted) accepted, "
+                    + "\(input.rowsRejected) rejected (\(TerminalText.counted(input.exactDuplicates, "exact duplicate", "exact duplicates")), "
+                    + "\(input.sandboxRows) sandbox)")
         }
-        text += "all inputs: \(audit.rowsRead) rows read = \(audit.rowsAccepted) accepted + \(audit.rowsRejected) "
-        text += "rejected; rejected fraction \(String(format: "%.4f", audit.rejectedFraction)), "
-        text += "max \(audit.policy.maxRejectedFraction)"
-        text += audit.exceedsRejectionThreshold ? " (EXCEEDED)\n" : "\n"
-        if let warning = AppStoreSection.warning(audit.appStore) { text += "warning: \(warning)\n" }
-        for line in AppStoreSection.lines(audit.appStore) { text += line + "\n" }
+        lines.append(
+            "all inputs: \(TerminalText.counted(audit.rowsRead, "row", "rows")) read = \(audit.rowsAccepted) accepted + "
+                + "\(audit.rowsRejected) rejected; rejected fraction \(String(format: "%.4f", audit.rejectedFraction)), "
+                + "max \(audit.policy.maxRejectedFraction)" + (audit.exceedsRejectionThreshold ? " (EXCEEDED)" : ""))
+        if let warning = AppStoreSection.warning(audit.appStore) { lines.append("warning: \(warning)") }
+        lines.append(contentsOf: AppStoreSection.lines(audit.appStore))
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }
-            text += "rejected \(place) \(rejection.reason)\n"
+            lines.append("rejected \(place) \(rejection.reason)")
         }
         if audit.rejections.count > ValidateCommand.listed {
-            text += "… and \(audit.rejections.count - ValidateCommand.listed) more rejected rows\n"
+            lines.append("… and \(audit.rejections.count - ValidateCommand.listed) more rejected rows")
         }
-        text += Summary.line(audit) + "\n"
-        return text
+        lines.append(Summary.line(audit))
+        return lines.map { TerminalText.safe($0) + "\n" }.joined()
     }
 }

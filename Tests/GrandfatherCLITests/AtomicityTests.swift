@@ -14,7 +14,7 @@ import Testing
         // Change the input so a successful run would produce different bytes.
         try cli.write(
             "transactions.csv", SmallData.transactions.replacingOccurrences(of: "2024-06-15", with: "2024-05-20"))
-        let failed = try cli.run(arguments, environment: ["GRANDFATHER_TEST_FAIL_AT": point])
+        let failed = try cli.run(arguments + ["--test-fail-at", point])
         #expect(failed.status == 1)
         #expect(failed.stderr.split(separator: "\n").count == 1)
         #expect(cli.latestTarget() == target)

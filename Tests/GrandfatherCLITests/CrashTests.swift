@@ -19,7 +19,7 @@ import Testing
         try cli.write(
             "transactions.csv", SmallData.transactions.replacingOccurrences(of: "2024-06-15", with: "2024-05-20"))
 
-        let killed = try cli.run(arguments, environment: ["GRANDFATHER_TEST_KILL_AT": point])
+        let killed = try cli.run(arguments + ["--test-kill-at", point])
         #expect(killed.status == SIGKILL, "the run died at \(point)")
         #expect(cli.latestTarget() == target)
         #expect(try cli.contents(of: "out/latest") == before)
@@ -33,7 +33,7 @@ import Testing
         let arguments = try SmallData.install(in: cli)
         #expect(try cli.run(arguments).status == 0)
         let target = cli.latestTarget()
-        let killed = try cli.run(arguments, environment: ["GRANDFATHER_TEST_KILL_AT": "after-latest-switch"])
+        let killed = try cli.run(arguments + ["--test-kill-at", "after-latest-switch"])
         #expect(killed.status == SIGKILL)
         #expect(cli.latestTarget() != target)
         try Self.expectComplete(cli)

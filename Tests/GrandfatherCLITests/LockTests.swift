@@ -5,7 +5,7 @@ import Testing
 @Suite struct LockTests {
     /// Starts a run that takes the lock and then waits, paused after ingest, to be killed.
     private func holdingRun(_ cli: CLI, _ arguments: [String]) throws -> BackgroundRun {
-        let holder = try cli.start(arguments, environment: ["GRANDFATHER_TEST_PAUSE_AT": "after-ingest"])
+        let holder = try cli.start(arguments + ["--test-pause-at", "after-ingest"])
         let holding = Poll.until(seconds: 30) { cli.lockHolder().contains("pid \(holder.pid),") }
         try #require(holding, "the first run never took the lock: \(holder.stderr)")
         return holder

@@ -11,11 +11,18 @@ struct AppStoreReadOptions: Sendable, Equatable {
     /// The policy's expected environment (`Production` or `Sandbox`): a payload of another
     /// environment (or of none) is rejected. Xcode and LocalTesting data count as Sandbox.
     var environment: String?
+    /// Read a JWS whose signature is refused but whose payload says it comes from Xcode or
+    /// LocalTesting, as unverified sandbox data (`--accept-self-signed`, or the policy's
+    /// `apple.environment` naming one of them); otherwise such a JWS is rejected.
+    var acceptSelfSigned: Bool
 
-    init(trustDecoded: Bool = false, bundleID: String? = nil, environment: String? = nil) {
+    init(
+        trustDecoded: Bool = false, bundleID: String? = nil, environment: String? = nil, acceptSelfSigned: Bool = false
+    ) {
         self.trustDecoded = trustDecoded
         self.bundleID = bundleID
         self.environment = environment
+        self.acceptSelfSigned = acceptSelfSigned
     }
 }
 

@@ -21,11 +21,14 @@ enum AppStoreIngest {
         _ inputs: [InputDescription], policy: Policy, checks: SignatureChecks, normalizer: RecordNormalizer,
         ledger: ShardedLedger, now: Instant, meter: ProgressMeter?
     ) throws(GrandfatherError) -> Outcome {
+        var checks = checks
+        if policy.apple.acceptsSelfSigned { checks.acceptSelfSigned = true }
         var outcome = Outcome(summary: AppStoreSummary(checks: checks))
         guard !inputs.isEmpty else { return outcome }
         let checker = try makeChecker(checks, now: now)
         let options = AppStoreReadOptions(
-            trustDecoded: checks.trustDecoded, bundleID: policy.apple.bundleID, environment: policy.apple.environment)
+            trustDecoded: checks.trustDecoded, bundleID: policy.apple.bundleID, environment: policy.apple.environment,
+            acceptSelfSigned: checks.verify && checks.acceptSelfSigned)
 
         var contents: [[AppStoreRecord]] = []
         var digests: [String] = []
@@ -118,7 +121,7 @@ enum AppStoreIngest {
 
 /// Reads signed content without checking it (`--no-verify`).
 private struct UncheckedSignatures: JWSChecking {
-    func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome {
+    func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome {
         .unchecked
     }
 }

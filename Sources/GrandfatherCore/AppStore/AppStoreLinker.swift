@@ -7,11 +7,16 @@
 ///   (`appTransactionId`, or `appAccountToken` when the policy says so), else the customer
 ///   who owns its subscription (`originalTransactionId`) in the same run, else a customer of
 ///   its own, `unlinked:<originalTransactionId>`, flagged `unlinked_transactions`.
-/// - Copies of one transaction id with `signedDate`s: those older than the newest are
-///   superseded (accepted, not used). Copies that cannot be ordered all go on, so that the
-///   ledger tells exact repeats from conflicting duplicates (SPEC §8.23).
-/// - Renewal info applies to the latest transaction (by purchase date) of its subscription;
-///   of several for one subscription, the newest signed wins. Renewal info whose
+/// - Trust ranks first, everywhere a choice is made between records (SPEC §9, "Trust"): a
+///   record of weaker trust (self-signed, unchecked, unsigned) never supersedes, merges with
+///   or outranks a verified one, whatever its `signedDate` or purchase date says.
+/// - Copies of one transaction id: those of weaker trust than the strongest copy, and those
+///   of that trust signed before the newest, are superseded (accepted, not used). Copies that
+///   cannot be ordered all go on, so that the ledger tells exact repeats from conflicting
+///   duplicates (SPEC §8.23).
+/// - Renewal info applies to the latest transaction (of the strongest trust, then by purchase
+///   date) of its subscription, unless it is of weaker trust than that transaction; of several
+///   for one subscription, the strongest, then newest signed, wins. Renewal info whose
 ///   subscription has no transaction in the run is rejected: it cannot be used.
 /// - An app transaction's customer id is its `appTransactionId` (under `app_account_token`
 ///   identity: the token a transaction pairs with it, when one does); without a platform it
@@ -95,17 +100,16 @@ struct AppStoreLinker {
     private func newestCopies<Record: SignedRecord>(
         of records: [Located<Record>], key: (Record) -> String?, rows: inout [FileRows]
     ) -> [Located<Record>] {
-        var newest: [String: Instant] = [:]
+        var best: [String: Precedence] = [:]
         for located in records {
-            guard let id = key(located.value), let signed = located.value.signedDate else { continue }
-            if let seen = newest[id], seen >= signed { continue }
-            newest[id] = signed
+            guard let id = key(located.value) else { continue }
+            let precedence = Precedence(located.value)
+            if let seen = best[id], seen >= precedence { continue }
+            best[id] = precedence
         }
         var kept: [Located<Record>] = []
         for located in records {
-            if let id = key(located.value), let signed = located.value.signedDate, let latest = newest[id],
-                signed < latest
-            {
+            if let id = key(located.value), let strongest = best[id], Precedence(located.value).yields(to: strongest) {
                 rows[located.file].acceptedWithoutRecord += 1
                 rows[located.file].superseded += 1
                 continue
@@ -119,19 +123,20 @@ struct AppStoreLinker {
     private func assignCustomers(_ transactions: inout [Located<AppStoreTransaction>]) -> Set<String> {
         // The owner of a subscription is the customer of its newest-signed identified
         // transaction (ties: the smaller id), so the choice does not depend on file order.
-        var owners: [String: (customer: String, signed: Instant?)] = [:]
+        // Trust ranks before signedDate: a weaker record never takes a subscription from a
+        // verified one.
+        var owners: [String: (customer: String, precedence: Precedence)] = [:]
         for index in transactions.indices {
             let value = transactions[index].value
             guard let customer = value.fields[.customerID] ?? identity(of: value) else { continue }
             transactions[index].value.fields[.customerID] = customer
             guard let chain = subscription(of: value) else { continue }
+            let precedence = Precedence(value)
             if let owner = owners[chain] {
-                let newer =
-                    (value.signedDate ?? .init(microseconds: .min)) > (owner.signed ?? .init(microseconds: .min))
-                let tie = value.signedDate == owner.signed && customer < owner.customer
-                if !newer && !tie { continue }
+                let tie = precedence == owner.precedence && customer < owner.customer
+                if precedence < owner.precedence || (precedence == owner.precedence && !tie) { continue }
             }
-            owners[chain] = (customer, value.signedDate)
+            owners[chain] = (customer, precedence)
         }
         var unlinked = Set<String>()
         for index in transactions.indices where transactions[index].value.fields[.customerID] == nil {
@@ -153,13 +158,17 @@ struct AppStoreLinker {
         _ renewals: [Located<AppStoreRenewal>], to transactions: inout [Located<AppStoreTransaction>],
         rows: inout [FileRows]
     ) {
-        var latest: [String: (id: String, purchased: String)] = [:]
+        var latest: [String: (id: String, purchased: String, trust: AppStoreTrust)] = [:]
         for located in transactions {
             guard let chain = subscription(of: located.value), let id = located.value.fields[.transactionID],
                 let purchased = located.value.fields[.purchaseDate]
             else { continue }
-            if let current = latest[chain], !Self.isLater(purchased, than: current.purchased) { continue }
-            latest[chain] = (id, purchased)
+            let trust = located.value.trust
+            if let current = latest[chain] {
+                if trust > current.trust { continue }
+                if trust == current.trust, !Self.isLater(purchased, than: current.purchased) { continue }
+            }
+            latest[chain] = (id, purchased, trust)
         }
         var chosen: [String: Located<AppStoreRenewal>] = [:]
         for located in renewals {
@@ -173,13 +182,14 @@ struct AppStoreLinker {
                 continue
             }
             rows[located.file].acceptedWithoutRecord += 1
-            if let current = chosen[chain],
-                (current.value.signedDate ?? .init(microseconds: .min))
-                    > (located.value.signedDate ?? .init(microseconds: .min))
-            {
-                continue
-            }
+            if let current = chosen[chain], Precedence(current.value) > Precedence(located.value) { continue }
             chosen[chain] = located
+        }
+        for (chain, renewal) in chosen {
+            // Renewal info weaker than the transaction it would change is not used.
+            guard let transaction = latest[chain], renewal.value.trust > transaction.trust else { continue }
+            chosen[chain] = nil
+            rows[renewal.file].superseded += 1
         }
         guard !chosen.isEmpty else { return }
         for index in transactions.indices {
@@ -240,7 +250,41 @@ private struct Located<Value> {
 /// Records that may come in several signed copies.
 private protocol SignedRecord {
     var signedDate: Instant? { get }
+    var trust: AppStoreTrust { get }
 }
 
 extension AppStoreTransaction: SignedRecord {}
 extension AppStoreCustomer: SignedRecord {}
+extension AppStoreRenewal: SignedRecord {}
+
+/// Which of two records wins a choice: the stronger trust, then the later `signedDate` (a
+/// record without one is earlier than any with one). Greater wins.
+private struct Precedence: Comparable {
+    var trust: AppStoreTrust
+    var signedDate: Instant?
+
+    init(_ record: some SignedRecord) {
+        trust = record.trust
+        signedDate = record.signedDate
+    }
+
+    static func < (lhs: Precedence, rhs: Precedence) -> Bool {
+        // `AppStoreTrust` orders strongest first.
+        if lhs.trust != rhs.trust { return lhs.trust > rhs.trust }
+        switch (lhs.signedDate, rhs.signedDate) {
+        case (nil, nil): return false
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let a?, let b?): return a < b
+        }
+    }
+
+    /// Whether a copy of this precedence gives way to `strongest`, the best copy of its key: it
+    /// is of weaker trust, or of the same trust and signed before it. Copies of the strongest
+    /// trust that cannot be ordered (no `signedDate`) all go on.
+    func yields(to strongest: Precedence) -> Bool {
+        if trust != strongest.trust { return true }
+        guard let signedDate, let newest = strongest.signedDate else { return false }
+        return signedDate < newest
+    }
+}

@@ -47,7 +47,12 @@ enum AppStorePayloadMapping {
     /// The instant a payload was signed, which verification validates the chain at:
     /// `signedDate`, or an app transaction's `receiptCreationDate`.
     static func signedDate(_ payload: LocatedJSON, kind: Kind) -> Instant? {
-        AppStoreValue.instant(payload[kind == .appTransaction ? "receiptCreationDate" : "signedDate"])
+        AppStoreValue.instant(payload[signedDateKey(kind)])
+    }
+
+    /// The member that holds a payload's signing instant.
+    static func signedDateKey(_ kind: Kind) -> String {
+        kind == .appTransaction ? "receiptCreationDate" : "signedDate"
     }
 
     /// The environment a payload names as written: `environment`, an app transaction's

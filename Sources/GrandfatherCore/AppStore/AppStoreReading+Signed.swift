@@ -70,11 +70,9 @@ extension AppStoreReading {
         guard let kind = role ?? ownKind else {
             // The signature is still checked, so the reason says whether the content is Apple's.
             let signedAt = AppStorePayloadMapping.signedDate(payload, kind: .transaction)
-            let environment = AppStorePayloadMapping.environment(payload, kind: .transaction)
             let signature: String
-            switch checker.check(jws, signedAt: signedAt, environment: environment) {
+            switch checker.check(jws, signedAt: signedAt) {
             case .verified: signature = "its signature verifies, but "
-            case .selfSigned: signature = "self-signed, and "
             case .unchecked: signature = ""
             case .refused(let reason): throw Refusal(reason: reason)
             }
@@ -85,19 +83,40 @@ extension AppStoreReading {
             )
         }
         if kind == .notification { count(notification: payload) }
+        let signedKey = AppStorePayloadMapping.signedDateKey(kind)
+        if let problem = AppStoreValue.dateProblem(payload[signedKey], named: signedKey) {
+            throw Refusal(reason: problem)
+        }
         var signedAt = AppStorePayloadMapping.signedDate(payload, kind: kind)
         if signedAt == nil, kind == .notification, let inner = payload["data"]?["signedTransactionInfo"]?.string {
             signedAt = (try? CompactJWS.parse(inner).payloadJSON()).flatMap {
                 AppStorePayloadMapping.signedDate(LocatedJSON($0, line: line), kind: .transaction)
             }
         }
-        let environment = AppStorePayloadMapping.environment(payload, kind: kind)
-        switch checker.check(jws, signedAt: signedAt, environment: environment) {
+        switch checker.check(jws, signedAt: signedAt) {
         case .verified: return (kind, Opened(payload: payload, trust: .verified, selfSigned: false))
-        case .selfSigned: return (kind, Opened(payload: payload, trust: .selfSigned, selfSigned: true))
         case .unchecked: return (kind, Opened(payload: payload, trust: .unchecked, selfSigned: false))
-        case .refused(let reason): throw Refusal(reason: reason)
+        case .refused(let reason):
+            // Only now, with the signature refused, may the payload's claim to be Xcode or
+            // LocalTesting data be heard, and only when the user asked for such data: it is
+            // then read as unverified sandbox data, which never outranks a verified record.
+            guard let claim = Self.selfSignedClaim(payload, kind: kind) else { throw Refusal(reason: reason) }
+            guard options.acceptSelfSigned else {
+                throw Refusal(
+                    reason: reason
+                        + "; the payload says \(claim), whose data is self-signed: read only with --accept-self-signed or apple.environment \"\(claim)\""
+                )
+            }
+            return (kind, Opened(payload: payload, trust: .selfSigned, selfSigned: true))
         }
+    }
+
+    /// `Xcode` or `LocalTesting` when the payload names one of those as its environment (an
+    /// app transaction: its `receiptType`), else `nil`. Unverified: used only to word a
+    /// refusal, or to read a refused payload as sandbox when the user asked for that.
+    static func selfSignedClaim(_ payload: LocatedJSON, kind: AppStorePayloadMapping.Kind) -> String? {
+        let claim = AppStorePayloadMapping.environment(payload, kind: kind)
+        return claim == "Xcode" || claim == "LocalTesting" ? claim : nil
     }
 
     /// Counts a notification's type (`TYPE/SUBTYPE`), and apart if the type is unknown.
@@ -117,6 +136,10 @@ extension AppStoreReading {
         if kind == .notification { count(notification: object) }
         guard options.trustDecoded else {
             return reject(object.line, "unsigned decoded \(kind.name): read only with --trust-decoded")
+        }
+        let signedKey = AppStorePayloadMapping.signedDateKey(kind)
+        if let problem = AppStoreValue.dateProblem(object[signedKey], named: signedKey) {
+            return reject(object.line, problem)
         }
         readPayload(object, kind: kind, line: object.line, trust: .unsigned, sandbox: false)
     }

@@ -28,10 +28,11 @@ enum AppStoreRecord: Sendable, Equatable {
 }
 
 /// How far a record's content can be trusted; every report names the weakest trust a run used.
-enum AppStoreTrust: String, Sendable, Equatable, Comparable {
+enum AppStoreTrust: String, Sendable, Equatable, Comparable, CaseIterable {
     /// Signed, and the signature and chain verified.
     case verified
-    /// Self-signed by Xcode or LocalTesting: read, but only as sandbox.
+    /// Not verified, and the payload says it comes from Xcode or LocalTesting (whose data
+    /// is self-signed): read only when the user asks for it, and then only as sandbox.
     case selfSigned = "self_signed"
     /// Signed, read with `--no-verify`, unchecked.
     case unchecked
@@ -49,6 +50,17 @@ enum AppStoreTrust: String, Sendable, Equatable, Comparable {
     }
 
     static func < (lhs: AppStoreTrust, rhs: AppStoreTrust) -> Bool { lhs.rank < rhs.rank }
+
+    /// The name reports give the rows of this trust: every trust but `verified` says that it
+    /// is not verified.
+    var reportName: String {
+        switch self {
+        case .verified: return "verified"
+        case .selfSigned: return "self-signed (unverified)"
+        case .unchecked: return "unchecked (unverified)"
+        case .unsigned: return "unsigned (unverified)"
+        }
+    }
 }
 
 /// One transaction, with the identities the linker needs beside the canonical fields.
@@ -101,8 +113,6 @@ enum SignatureOutcome: Sendable, Equatable {
     /// The chain ends in a trusted root, carries Apple's marker OIDs, was valid at the
     /// validation time, and the ES256 signature holds.
     case verified
-    /// Xcode or LocalTesting data, self-signed: accepted, but only as sandbox.
-    case selfSigned
     /// `--no-verify`: not checked.
     case unchecked
     /// Refused; the reason is one line (bad signature, unknown root, expired at signedDate,
@@ -112,7 +122,11 @@ enum SignatureOutcome: Sendable, Equatable {
 
 /// Checks one JWS. `signedAt` is the payload's own signing instant (`signedDate`, an app
 /// transaction's `receiptCreationDate`, or an early notification's inner transaction's
-/// `signedDate`); `environment` is the payload's (`Xcode` and `LocalTesting` are self-signed).
+/// `signedDate`): read before the check, as Apple's verifier reads it, and harmless so, since
+/// the signature covers it and nothing is verified unless the signature holds.
+///
+/// Nothing else the payload says reaches the check: what it claims about itself (an Xcode
+/// environment, a receipt type) is unverified until the check says `verified`.
 protocol JWSChecking: Sendable {
-    func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome
+    func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome
 }

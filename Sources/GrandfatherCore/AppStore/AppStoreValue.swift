@@ -26,14 +26,33 @@ enum AppStoreValue {
     /// A date member as canonical text: ISO-8601 (`2023-10-24T12:01:40Z`, with `.ffffff` when
     /// fractional); the raw text when it is not epoch milliseconds; `nil` when absent, null or
     /// empty.
+    ///
+    /// Outside `Instant.supported`, the whole milliseconds as written (`-62135769600001`), so
+    /// that the canonical normalizer refuses the row with the range in its reason.
     static func date(_ value: LocatedJSON?) -> String? {
         guard let text = value?.text, !text.isEmpty else { return nil }
-        return instant(milliseconds: text)?.iso8601 ?? text
+        guard let instant = instant(milliseconds: text) else { return text }
+        guard Instant.supported.contains(instant) else {
+            return String(text.prefix { $0 != "." })
+        }
+        return instant.iso8601
     }
 
-    /// A date member as an instant, when it is epoch milliseconds.
+    /// A date member as an instant, when it is epoch milliseconds within `Instant.supported`.
     static func instant(_ value: LocatedJSON?) -> Instant? {
-        value?.text.flatMap { instant(milliseconds: $0) }
+        value?.text.flatMap { instant(milliseconds: $0) }.flatMap { Instant.supported.contains($0) ? $0 : nil }
+    }
+
+    /// Why a date member that is present cannot be read as an instant, else `nil`.
+    static func dateProblem(_ value: LocatedJSON?, named name: String) -> String? {
+        guard let text = value?.text, !text.isEmpty else { return nil }
+        guard let instant = instant(milliseconds: text) else {
+            return "\(name): not epoch milliseconds '\(Excerpt.of(text))'"
+        }
+        guard Instant.supported.contains(instant) else {
+            return "\(name): timestamp '\(Excerpt.of(text))' is outside \(Instant.supportedDescription)"
+        }
+        return nil
     }
 
     /// Milliunits as written (`9990`, `230000`, `0`) as a decimal in units (`9.99`, `230`,

@@ -17,11 +17,15 @@ public struct SignatureChecks: Sendable, Equatable {
     public var trustDecoded = false
     /// `--trusted-root` files: roots trusted beside the pinned Apple Root CA - G3.
     public var trustedRoots: [String] = []
+    /// `--accept-self-signed` (or the policy's `apple.environment` `Xcode`/`LocalTesting`):
+    /// a JWS that fails verification but says it is Xcode or LocalTesting data is read as
+    /// unverified sandbox data instead of being rejected.
+    public var acceptSelfSigned = false
 
     public init() {}
 
     /// Whether the run reads anything it did not verify, which every report then says.
-    public var weakensTrust: Bool { !verify || trustDecoded }
+    public var weakensTrust: Bool { !verify || trustDecoded || acceptSelfSigned }
 
     /// One line for reports and `runs`.
     public var description: String {
@@ -40,6 +44,12 @@ public struct SignatureChecks: Sendable, Equatable {
         parts.append(
             trustDecoded
                 ? "unsigned payloads trusted (--trust-decoded)" : "unsigned payloads refused")
+        if verify {
+            parts.append(
+                acceptSelfSigned
+                    ? "self-signed Xcode/LocalTesting data read as unverified sandbox data (--accept-self-signed)"
+                    : "self-signed Xcode/LocalTesting data refused")
+        }
         return parts.joined(separator: "; ")
     }
 }

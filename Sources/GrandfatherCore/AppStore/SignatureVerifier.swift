@@ -8,8 +8,7 @@ import Synchronization
 /// Checks App Store JWS the way apple/app-store-server-library-swift's `ChainVerifier` does
 /// offline (FORMATS.md §6), with one-line refusal reasons.
 ///
-/// In order: Xcode and LocalTesting data is self-signed and accepted as such; `alg` must be
-/// `ES256`; `x5c` must hold exactly 3 certificates; leaf → intermediate must chain, by
+/// In order: `alg` must be `ES256`; `x5c` must hold exactly 3 certificates; leaf → intermediate must chain, by
 /// swift-certificates' RFC 5280 path validation at the validation time, to Apple Root CA - G3
 /// or a `--trusted-root` (`x5c[2]` is never trusted); the intermediate and the leaf must carry
 /// Apple's marker OIDs; and the ES256 signature over `header.payload` must hold under the
@@ -55,8 +54,7 @@ struct SignatureVerifier: JWSChecking {
         self.validationTime = validationTime
     }
 
-    func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome {
-        if environment == "Xcode" || environment == "LocalTesting" { return .selfSigned }
+    func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome {
         guard let algorithm = jws.header.algorithm else { return .refused("no alg in the JWS header") }
         guard algorithm == "ES256" else { return .refused("alg is \"\(algorithm)\", not ES256") }
         guard let x5c = jws.header.certificateChain else {
@@ -186,15 +184,9 @@ extension SignatureVerifier {
     /// - Returns: Each certificate's DER.
     /// - Throws: A one-line `GrandfatherError` naming the file.
     static func loadRoots(path: String) throws(GrandfatherError) -> [[UInt8]] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .usage("\(path): trusted root file not found")
+        let bytes = try ReadableFile.readAll(path, as: .trustedRoot, limit: 1 << 20) { size in
+            .input(file: path, line: nil, message: "trusted root file of \(size) bytes is no certificate (over 1 MiB)")
         }
-        guard !isDirectory.boolValue else { throw .usage("\(path): trusted root is a directory, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, message: "cannot read trusted root file")
-        }
-        let bytes = Array(data)
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("-----BEGIN") else {
             guard (try? Certificate(derEncoded: bytes)) != nil else {

@@ -23,14 +23,16 @@ public enum ComparisonReports {
         let (a, b) = (comparison.a, comparison.b)
         var md = "# Grandfather dry run: two policies compared\n\n"
         md += "| | |\n| --- | --- |\n"
-        md += "| A | \(SummaryMarkdown.cell(describe(a.policy))) |\n"
-        md += "| B | \(SummaryMarkdown.cell(describe(b.policy))) |\n"
+        md += "| A | \(MarkdownText.literal(describe(a.policy))) |\n"
+        md += "| B | \(MarkdownText.literal(describe(b.policy))) |\n"
         md += "| as of | \(a.asOf.iso8601) |\n"
         md += "| customers | \(a.customers.count) |\n"
         md += "| rows read | \(a.rowsRead) (\(a.rowsRejected) rejected) |\n"
         md += "| customers treated differently | \(comparison.differences.count) |\n\n"
-        if let warning = AppStoreSection.warning(a.appStore) { md += "**Warning: \(warning)**\n\n" }
-        for line in AppStoreSection.lines(a.appStore) { md += SummaryMarkdown.cell(line) + "\n\n" }
+        if let warning = AppStoreSection.warning(a.appStore) {
+            md += "**Warning: \(MarkdownText.literal(warning))**\n\n"
+        }
+        for line in AppStoreSection.lines(a.appStore) { md += MarkdownText.literal(line) + "\n\n" }
 
         md += "## Classes, A (rows) to B (columns)\n\n"
         let axis = CustomerClass.allCases
@@ -49,7 +51,7 @@ public enum ComparisonReports {
             md += "| --- | --- | ---: | --- |\n"
             for movement in comparison.movements {
                 md += "| \(movement.from.rawValue) | \(movement.to.rawValue) | \(movement.customers) | "
-                md += "\(SummaryMarkdown.cell(RevenueSection.amounts(movement.figures))) |\n"
+                md += "\(MarkdownText.literal(RevenueSection.amounts(movement.figures))) |\n"
             }
         }
 
@@ -75,7 +77,7 @@ public enum ComparisonReports {
                 difference.entitlementsA.joined(separator: ", "), difference.entitlementsB.joined(separator: ", "),
                 difference.flagsGained.joined(separator: ", "), difference.flagsLost.joined(separator: ", "),
             ]
-            md += "| " + cells.map(SummaryMarkdown.cell).joined(separator: " | ") + " |\n"
+            md += "| " + cells.map(MarkdownText.literal).joined(separator: " | ") + " |\n"
         }
         if comparison.differences.count > listed {
             md += "\nThe first \(listed) of \(comparison.differences.count) are listed.\n"

@@ -16,20 +16,14 @@ final class ByteSource: @unchecked Sendable {
     private(set) var dataStart = 0
     private let descriptor: Int32
 
-    /// Opens `path`; a missing file is a usage error, and anything that is not a regular
-    /// file (a folder, a FIFO, a device) is refused rather than waited on.
+    /// Opens `path` as `ReadableFile` does: a file that cannot be read is a usage error, and
+    /// anything that is not a regular file (a folder, a FIFO, a device) is refused rather than
+    /// waited on.
     init(path: String) throws(GrandfatherError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            if errno == ENOENT { throw .usage("\(path): input file not found") }
-            throw .io(path: path, message: String(cString: strerror(errno)))
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .usage("\(path): not a regular file") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(path: path, message: String(cString: strerror(errno))) }
+        let (descriptor, size) = try ReadableFile.open(path, as: .input)
         self.path = path
         self.descriptor = descriptor
-        self.size = Int(status.st_size)
+        self.size = size
         var head = [UInt8](repeating: 0, count: 3)
         if try read(at: 0, count: 3, into: &head) == 3, head == utf8BOM { dataStart = 3 }
     }

@@ -54,6 +54,13 @@ enum InputRecognizer {
                 (keys, problem) = firstObjectKeys(prefix, format: format)
             }
             guard let keys else {
+                if format == .jsonLines, let problem, Self.lineEndsInside(prefix, problem) {
+                    throw .input(
+                        file: path, line: problem.line,
+                        message:
+                            "the first JSON object does not end on its line: an object spread over several lines is neither JSON Lines (one object a line) nor a JSON array; write one object a line, or wrap the objects in [ ]"
+                    )
+                }
                 let detail = problem.map { ": malformed JSON at \($0.line):\($0.column): \($0.message)" }
                 throw .input(
                     file: path, line: nil, message: "no JSON object to recognise the record kind from" + (detail ?? ""))
@@ -67,6 +74,21 @@ enum InputRecognizer {
         }
         if let header { try checkHeader(header, kind: kind, path: path) }
         return (InputDescription(path: path, format: format, kind: kind, size: Int64(source.size)), header)
+    }
+
+    /// Whether the syntax error lies past the last non-blank byte of its line: the object was
+    /// cut by its line's end, as a pretty-printed object is.
+    private static func lineEndsInside(_ bytes: [UInt8], _ problem: JSONSyntaxError) -> Bool {
+        var line = 1
+        var start = 0
+        for index in bytes.indices where line < problem.line && bytes[index] == 0x0A {
+            line += 1
+            start = index + 1
+        }
+        guard line == problem.line else { return false }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+        let text = bytes[start..<end].reversed().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return problem.column > text.count
     }
 
     /// The first object's keys, or the syntax error that stopped reading it (more bytes may

@@ -1,8 +1,10 @@
 /// A point in time: microseconds since 1970-01-01T00:00:00Z, in UTC.
 ///
-/// Microseconds cover every year from 0000 to 9999 in an `Int64` and keep the
-/// sub-millisecond fractions that exports carry; digits finer than a microsecond
-/// are truncated when parsed (see `TimestampParser`).
+/// Microseconds keep the sub-millisecond fractions that exports carry; digits finer than a
+/// microsecond are truncated when parsed (see `TimestampParser`). Every instant read from an
+/// input, the policy or `--as-of` lies in `supported` (SPEC §9, "Instants"), or is refused
+/// where it is read; within that range no difference of two instants can overflow, and
+/// `adding(seconds:)` stays inside it, so every instant written reads back.
 public struct Instant: Hashable, Comparable, Sendable {
     /// Microseconds since the Unix epoch.
     public var microseconds: Int64
@@ -21,13 +23,23 @@ public struct Instant: Hashable, Comparable, Sendable {
         lhs.microseconds < rhs.microseconds
     }
 
-    /// The instant moved by a number of seconds; saturates instead of trapping.
+    /// 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999999Z: the instants Grandfather reads,
+    /// computes and writes.
+    public static let supported =
+        Instant(
+            microseconds: -62_135_596_800_000_000)...Instant(
+            microseconds: 253_402_300_799_999_999)
+
+    /// The range as reasons state it.
+    public static let supportedDescription = "0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999999Z"
+
+    /// The instant moved by a number of seconds, held within `supported`: a grant that would
+    /// end after 9999 ends at its last microsecond. Never traps.
     public func adding(seconds: Int64) -> Instant {
         let (delta, overflowDelta) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        if overflowDelta { return Instant(microseconds: seconds < 0 ? .min : .max) }
         let (sum, overflowSum) = microseconds.addingReportingOverflow(delta)
-        if overflowSum { return Instant(microseconds: delta < 0 ? .min : .max) }
-        return Instant(microseconds: sum)
+        if overflowDelta || overflowSum { return seconds < 0 ? Self.supported.lowerBound : Self.supported.upperBound }
+        return min(max(Instant(microseconds: sum), Self.supported.lowerBound), Self.supported.upperBound)
     }
 }
 

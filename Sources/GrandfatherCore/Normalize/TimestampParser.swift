@@ -18,13 +18,15 @@ public struct TimestampParser: Sendable {
         return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Parses raw bytes.
+    /// Parses raw bytes. Every instant it returns lies in `Instant.supported`.
     public func parse(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
         guard !bytes.isEmpty else { return .failure(.malformed) }
-        if bytes.count < 10 || bytes[4] != UInt8(ascii: "-") {
-            return parseEpochMilliseconds(bytes)
-        }
-        return parseCalendar(bytes)
+        let parsed =
+            bytes.count < 10 || bytes[4] != UInt8(ascii: "-") ? parseEpochMilliseconds(bytes) : parseCalendar(bytes)
+        // One check for every form: a calendar year 0000, an offset or a zone that carries
+        // 0001-01-01 or 9999-12-31 across the year's edge, epoch milliseconds past it.
+        if case .success(let instant) = parsed, !Instant.supported.contains(instant) { return .failure(.outOfRange) }
+        return parsed
     }
 
     private func parseEpochMilliseconds(_ bytes: UnsafeRawBufferPointer) -> Result<Instant, TimestampError> {
@@ -101,7 +103,10 @@ public struct TimestampParser: Sendable {
                 return .failure(.malformed)
             }
             guard offsetHours <= 23, offsetMinutes <= 59 else { return .failure(.fieldOutOfRange) }
-            return .success(wall.adding(seconds: -sign * (offsetHours * 3600 + offsetMinutes * 60)))
+            // Not `adding(seconds:)`, which holds its result within the supported range: an
+            // offset that carries the time past either end must be seen and refused.
+            let offsetMicroseconds = (offsetHours * 3600 + offsetMinutes * 60) * 1_000_000
+            return .success(Instant(microseconds: wall.microseconds - sign * offsetMicroseconds))
         default:
             return .failure(.malformed)
         }
@@ -164,7 +169,7 @@ public enum TimestampError: Error, Equatable, Sendable {
     case malformed
     /// A month, day, hour, minute, second or offset outside its range (hour 24, second 60…).
     case fieldOutOfRange
-    /// Epoch milliseconds beyond what an instant can hold.
+    /// Outside `Instant.supported` (years 0001–9999), in any form.
     case outOfRange
     /// No zone, and the policy names no `default_time_zone`.
     case noZone
@@ -174,7 +179,7 @@ public enum TimestampError: Error, Equatable, Sendable {
         switch self {
         case .malformed: return "invalid timestamp '\(value)'"
         case .fieldOutOfRange: return "timestamp out of range '\(value)'"
-        case .outOfRange: return "epoch milliseconds out of range '\(value)'"
+        case .outOfRange: return "timestamp '\(value)' is outside \(Instant.supportedDescription)"
         case .noZone: return "timestamp without time zone '\(value)' (policy has no default_time_zone)"
         }
     }

@@ -20,7 +20,9 @@ public struct WallClockZone: Sendable, Equatable {
         self.zone = zone
     }
 
-    /// The instant at which clocks in this zone show `wall` (given as if it were UTC).
+    /// The instant at which clocks in this zone show `wall` (given as if it were UTC). Not
+    /// held within `Instant.supported`: the parser refuses a wall time the zone carries past
+    /// either end of it.
     public func instant(forWallTime wall: Instant) -> Instant {
         let wallSeconds = Double(wall.microseconds) / 1_000_000
         // At most one transition lies within a day of any wall time, so the offsets a day
@@ -35,7 +37,8 @@ public struct WallClockZone: Sendable, Equatable {
             // The largest offset gives the earliest instant.
             chosen = candidates.max() ?? before
         }
-        return wall.adding(seconds: -Int64(chosen))
+        // A wall time of years 0000–9999 and an offset under a day cannot overflow.
+        return Instant(microseconds: wall.microseconds - Int64(chosen) * 1_000_000)
     }
 
     private func offset(at seconds: Double) -> Int {

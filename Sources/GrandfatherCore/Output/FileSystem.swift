@@ -5,13 +5,29 @@ import Foundation
 enum FileSystem {
     static func describeErrno() -> String { String(cString: strerror(errno)) }
 
-    /// Creates a folder and any missing parents (mode 0755).
+    /// `folder/name`, with one slash between them whatever `folder` ends with.
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// Creates a folder and any missing parents (mode 0755). A failure names the part of the
+    /// path that could not be made and the system's reason (`Not a directory` when a file
+    /// stands where a folder must be).
     static func makeDirectories(_ path: String) throws(GrandfatherError) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        } catch {
-            throw .io(path: path, message: "cannot create folder: \((error as NSError).localizedDescription)")
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 {
+                let code = errno
+                var status = stat()
+                let isFolder = stat(prefix, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+                guard code == EEXIST, isFolder else {
+                    let reason = code == EEXIST ? "it is a file, not a folder" : String(cString: strerror(code))
+                    let part = prefix == path ? "" : " (at \(prefix))"
+                    throw .io(path: path, message: "cannot create folder\(part): \(reason)")
+                }
+            }
+            prefix += "/"
         }
     }
 

@@ -31,7 +31,7 @@ public final class RunLock: Sendable {
         directory: String, wait: Double = 0, startedAt: String
     ) throws(GrandfatherError) -> RunLock {
         try FileSystem.makeDirectories(directory)
-        let path = directory + "/.lock"
+        let path = FileSystem.join(directory, ".lock")
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .io(path: path, message: "cannot open the lock file: \(FileSystem.describeErrno())")

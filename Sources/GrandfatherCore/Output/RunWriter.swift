@@ -34,8 +34,26 @@ public struct RunWriter: Sendable {
         self.stops = stops
     }
 
-    var runsDirectory: String { directory + "/runs" }
-    var latestLink: String { directory + "/latest" }
+    var runsDirectory: String { FileSystem.join(directory, "runs") }
+    var latestLink: String { FileSystem.join(directory, "latest") }
+
+    /// Checks what the run will write into before any input is read, so that a folder it
+    /// cannot publish into fails at once rather than after the whole audit: `latest` must be
+    /// absent or a symbolic link, `runs` absent or a folder.
+    public static func preflight(directory: String) throws(GrandfatherError) {
+        let writer = RunWriter(directory: directory)
+        var status = stat()
+        if lstat(writer.latestLink, &status) == 0, status.st_mode & S_IFMT != S_IFLNK {
+            throw .io(
+                path: writer.latestLink,
+                message:
+                    "is not a symbolic link; Grandfather switches latest by renaming a link over it, so move this aside"
+            )
+        }
+        if lstat(writer.runsDirectory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw .io(path: writer.runsDirectory, message: "is not a folder; move it aside")
+        }
+    }
 
     /// Renders every report, writes the snapshot, publishes the run, and prunes old runs.
     ///
@@ -142,8 +160,8 @@ public struct RunWriter: Sendable {
     /// Whether a run folder of this output folder holds a file called `name`: how an audit's
     /// folder (`snapshot.sqlite`) and a dry run's (`compare.md`) tell each other apart.
     public static func holdsRuns(in directory: String, marked name: String) -> Bool {
-        FileSystem.names(in: directory + "/runs").filter(isRunID).contains {
-            FileSystem.exists(directory + "/runs/" + $0 + "/" + name)
+        FileSystem.names(in: FileSystem.join(directory, "runs")).filter(isRunID).contains {
+            FileSystem.exists(FileSystem.join(directory, "runs/") + $0 + "/" + name)
         }
     }
 
@@ -188,7 +206,7 @@ public struct RunWriter: Sendable {
 
     /// Renames a new relative symlink over `latest`: readers see the old run or the new, never neither.
     private func switchLatest(to target: String, processID: Int32) throws(GrandfatherError) {
-        let temporary = directory + "/.latest-\(processID)"
+        let temporary = FileSystem.join(directory, ".latest-\(processID)")
         try FileSystem.remove(temporary)
         guard symlink(target, temporary) == 0 else {
             throw .io(path: temporary, message: "cannot create link: \(FileSystem.describeErrno())")
@@ -210,7 +228,7 @@ public struct RunWriter: Sendable {
             try FileSystem.remove(runsDirectory + "/" + name)
         }
         for name in FileSystem.names(in: directory) where name.hasPrefix(".latest-") {
-            try FileSystem.remove(directory + "/" + name)
+            try FileSystem.remove(FileSystem.join(directory, name))
         }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 // Named points where tests make a run fail or die, to prove that no failure and no kill
-// leaves a torn output. The command maps `GRANDFATHER_TEST_FAIL_AT` and
-// `GRANDFATHER_TEST_KILL_AT` to them; the library never reads the environment.
+// leaves a torn output. The command maps its hidden `--test-fail-at`, `--test-kill-at` and
+// `--test-pause-at` options to them, in debug builds only; the library never reads the
+// environment.
 
 /// A point in writing a run where a test can make the run fail with an I/O error.
 public enum WritePoint: String, CaseIterable, Sendable {

@@ -16,10 +16,15 @@ public struct ApplePolicy: Sendable, Equatable {
     public var defaultPlatform: Platform?
     /// When set, every App Store payload must carry this `bundleId`.
     public var bundleID: String?
-    /// When set (`Production` or `Sandbox`), every App Store payload must come from it.
+    /// When set (`Production`, `Sandbox`, `Xcode` or `LocalTesting`), every App Store
+    /// payload must come from it; Xcode and LocalTesting data count as sandbox.
     public var environment: String?
 
     public init() {}
+
+    /// Whether the policy asks for self-signed Xcode or LocalTesting data, which is then read
+    /// (unverified, as sandbox) as `--accept-self-signed` reads it.
+    public var acceptsSelfSigned: Bool { environment == "Xcode" || environment == "LocalTesting" }
 }
 
 extension PolicyReader {
@@ -50,8 +55,8 @@ extension PolicyReader {
                 apple.bundleID = text
             case "environment":
                 let text = try string(field, "apple.environment")
-                guard ["Production", "Sandbox"].contains(text) else {
-                    throw fail(field, "apple.environment", "must be Production or Sandbox")
+                guard ["Production", "Sandbox", "Xcode", "LocalTesting"].contains(text) else {
+                    throw fail(field, "apple.environment", "must be Production, Sandbox, Xcode or LocalTesting")
                 }
                 apple.environment = text
             default: throw unknownKey(field, in: "apple")

@@ -11,23 +11,10 @@ public enum PolicyLoader {
 
     /// Loads the policy at `path`.
     public static func load(path: String) throws(GrandfatherError) -> Policy {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .usage("\(path): policy file not found")
+        let bytes = try ReadableFile.readAll(path, as: .policy, limit: maximumSize) { _ in
+            .policy(file: path, line: nil, column: nil, message: "policy file larger than 16 MiB")
         }
-        guard !isDirectory.boolValue else { throw .usage("\(path): policy is a directory, not a file") }
-        // A FIFO, a device or a socket is refused as inputs are (README: exit 2), never read.
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw .usage("\(path): policy is not a regular file")
-        }
-        guard status.st_size <= maximumSize else {
-            throw .policy(file: path, line: nil, column: nil, message: "policy file larger than 16 MiB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io(path: path, message: "cannot read policy file")
-        }
-        return try parse(data: data, file: path)
+        return try parse(data: Data(bytes), file: path)
     }
 
     /// Parses policy bytes; `file` names them in errors.

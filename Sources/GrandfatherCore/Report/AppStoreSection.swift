@@ -5,6 +5,7 @@ struct AppStoreSummaryJSON: Encodable {
     var verified: Bool
     var verifyAt: String
     var trustDecoded: Bool
+    var acceptSelfSigned: Bool
     var trustedRoots: [String]
     var files: Int
     var rowsByTrust: [String: Int]
@@ -18,6 +19,7 @@ struct AppStoreSummaryJSON: Encodable {
         verified = summary.checks.verify
         verifyAt = summary.checks.verifyAt.rawValue
         trustDecoded = summary.checks.trustDecoded
+        acceptSelfSigned = summary.checks.acceptSelfSigned
         trustedRoots = summary.checks.trustedRoots
         files = summary.files
         rowsByTrust = summary.rowsByTrust
@@ -32,6 +34,7 @@ struct AppStoreSummaryJSON: Encodable {
         case signatureChecks = "signature_checks"
         case verifyAt = "verify_at"
         case trustDecoded = "trust_decoded"
+        case acceptSelfSigned = "accept_self_signed"
         case trustedRoots = "trusted_roots"
         case rowsByTrust = "rows_by_trust"
         case notificationTypes = "notification_types"
@@ -48,6 +51,12 @@ public enum AppStoreSection {
         var parts: [String] = []
         if !summary.checks.verify { parts.append("App Store signatures were NOT verified (--no-verify)") }
         if summary.checks.trustDecoded { parts.append("unsigned App Store payloads were trusted (--trust-decoded)") }
+        if summary.checks.verify, summary.checks.acceptSelfSigned {
+            let rows = summary.rowsByTrust[AppStoreTrust.selfSigned.rawValue] ?? 0
+            parts.append(
+                "self-signed Xcode/LocalTesting data was read as unverified sandbox data (--accept-self-signed): \(rows) row\(rows == 1 ? "" : "s")"
+            )
+        }
         return parts.joined(separator: "; ") + "."
     }
 
@@ -56,8 +65,8 @@ public enum AppStoreSection {
         guard let summary else { return [] }
         var lines = ["Signature checks: \(summary.checks.description)."]
         guard summary.files > 0 else { return lines }
-        let trust = ["verified", "self_signed", "unchecked", "unsigned"].compactMap { key in
-            summary.rowsByTrust[key].map { "\($0) \(key.replacingOccurrences(of: "_", with: "-"))" }
+        let trust = AppStoreTrust.allCases.compactMap { trust in
+            summary.rowsByTrust[trust.rawValue].map { "\($0) \(trust.reportName)" }
         }
         lines.append(
             "App Store files: \(summary.files); rows by trust: \(trust.isEmpty ? "none" : trust.joined(separator: ", ")); "

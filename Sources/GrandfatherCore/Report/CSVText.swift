@@ -94,6 +94,12 @@ struct CSVText {
             append(second)
         }
 
+        /// Extends the last item with `separator` and `part` (a grant's transaction id).
+        mutating func extend(_ separator: UInt8, _ part: UnsafeRawBufferPointer) {
+            bytes.append(separator)
+            bytes.append(part)
+        }
+
         private func append(_ text: String) {
             var text = text
             text.withUTF8 { bytes.append(UnsafeRawBufferPointer($0)) }

@@ -3,8 +3,9 @@ enum ChangesSection {
     /// Changed customers listed by name in `summary.md`; the rest are in the snapshot.
     static let listed = 20
 
-    /// One sentence on what was compared, or why nothing was.
-    static func basis(_ changes: ChangeSet) -> String {
+    /// One sentence on what was compared, or why nothing was; `quote` makes the path and
+    /// reason, which come from outside, literal in the document the sentence goes into.
+    static func basis(_ changes: ChangeSet, quote: (String) -> String = { $0 }) -> String {
         switch changes.basis {
         case .firstRun:
             return "Nothing to compare: this is the first run in this output folder."
@@ -15,12 +16,12 @@ enum ChangesSection {
                 "Compared with \(run): \(count) customer\(count == 1 ? "" : "s") changed class, flags or entitlements."
         case .unreadable(let path, let reason):
             return
-                "Not compared: the previous run's snapshot `\(SummaryMarkdown.cell(path))` could not be read (\(SummaryMarkdown.cell(reason)))."
+                "Not compared: the previous run's snapshot \(MarkdownText.literal(path)) could not be read (\(MarkdownText.literal(reason)))."
         }
     }
 
     static func markdown(_ changes: ChangeSet) -> String {
-        var md = "## Changes since the previous run\n\n" + basis(changes) + "\n"
+        var md = "## Changes since the previous run\n\n" + basis(changes, quote: MarkdownText.literal) + "\n"
         guard changes.wasCompared else { return md }
         md += "\nCustomers by class, previous run (rows) to this run (columns); `absent` is a customer missing "
         md += "from that run.\n\n"
@@ -45,7 +46,7 @@ enum ChangesSection {
         md += "| --- | --- | --- | --- | --- | --- | --- |\n"
         for change in shown {
             let cells = [
-                SummaryMarkdown.cell(change.customerID), ClassMatrix.label(change.from), ClassMatrix.label(change.to),
+                MarkdownText.literal(change.customerID), ClassMatrix.label(change.from), ClassMatrix.label(change.to),
                 list(change.flagsAdded), list(change.flagsRemoved), list(change.entitlementsAdded),
                 list(change.entitlementsRemoved),
             ]
@@ -59,6 +60,6 @@ enum ChangesSection {
     }
 
     private static func list(_ items: [String]) -> String {
-        items.isEmpty ? "" : SummaryMarkdown.cell(items.joined(separator: ", "))
+        items.isEmpty ? "" : MarkdownText.literal(items.joined(separator: ", "))
     }
 }

@@ -7,7 +7,7 @@ public enum CustomersCSV {
     ]
 
     /// Renders the file. Flags and entitlements are `;`-separated; an entitlement is
-    /// `entitlement:source`.
+    /// `entitlement:source:transaction_id`, or `entitlement:grandfathered` (no transaction).
     public static func render(_ audit: Audit) -> [UInt8] {
         write(audit).array
     }
@@ -34,6 +34,12 @@ public enum CustomersCSV {
                     classifier.withGrants(activity, verdict.customerClass) { grants in
                         for grant in grants {
                             items.item(classifier.name(of: grant), UInt8(ascii: ":"), grant.source.rawValue)
+                            // Two grants of one entitlement from one source differ by their
+                            // transaction: name it, as the snapshot's entitlements table does.
+                            guard let index = grant.transaction else { continue }
+                            activity.pointee.current[index].transactionID.withBytes {
+                                items.extend(UInt8(ascii: ":"), $0)
+                            }
                         }
                     }
                 }

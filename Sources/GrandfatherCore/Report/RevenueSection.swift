@@ -46,15 +46,17 @@ enum RevenueSection {
     static func markdown(_ revenue: RevenueAtStake, rates: ExchangeRates?) -> String {
         var md = "## Revenue at stake\n\n\(explanation)\n\n"
         md += "| class | paying customers | current subscriptions, latest price |"
-        md += rates.map { " in \($0.currency) |\n| --- | ---: | --- | ---: |\n" } ?? "\n| --- | ---: | --- |\n"
+        md +=
+            rates.map { " in \(MarkdownText.literal($0.currency)) |\n| --- | ---: | --- | ---: |\n" }
+            ?? "\n| --- | ---: | --- |\n"
         func row(_ name: String, _ figures: RevenueAtStake.Figures) -> String {
-            var line = "| \(name) | \(figures.customers) | \(SummaryMarkdown.cell(amounts(figures))) |"
-            if let rates { line += " \(SummaryMarkdown.cell(converted(figures, rates))) |" }
+            var line = "| \(name) | \(figures.customers) | \(MarkdownText.literal(amounts(figures))) |"
+            if let rates { line += " \(MarkdownText.literal(converted(figures, rates))) |" }
             return line + "\n"
         }
         for (customerClass, figures) in revenue.classes { md += row(customerClass.rawValue, figures) }
         md += row("**all**", revenue.total) + "\n"
-        if let rates { md += ratesNote(rates) + "\n\n" }
+        if let rates { md += MarkdownText.literal(ratesNote(rates)) + "\n\n" }
         return md
     }
 }

@@ -15,12 +15,15 @@ public enum SummaryMarkdown {
         } else {
             md += "Status: ok.\n\n"
         }
-        if let warning = AppStoreSection.warning(audit.appStore) { md += "**Warning: \(warning)**\n\n" }
+        if let warning = AppStoreSection.warning(audit.appStore) {
+            md += "**Warning: \(MarkdownText.literal(warning))**\n\n"
+        }
         md += "| | |\n| --- | --- |\n"
         md += "| as of | \(audit.asOf.iso8601) |\n"
-        md += "| policy | \(cell(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
+        md +=
+            "| policy | \(MarkdownText.literal(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
         md += "| cutover | \(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue) |\n"
-        md += "| cutover versions | \(cell(policy.cutover.versionsText)) |\n"
+        md += "| cutover versions | \(MarkdownText.literal(policy.cutover.versionsText)) |\n"
         md +=
             "| edge window | \(policy.edgeWindowSeconds / 3600) h\(policy.edgeWindowSeconds % 3600 == 0 ? "" : " \(policy.edgeWindowSeconds % 3600 / 60) min") |\n"
         md += "| customers | \(audit.customers.count) |\n"
@@ -39,7 +42,8 @@ public enum SummaryMarkdown {
         md += "| file | kind | format | rows read | accepted | rejected | exact duplicates | sandbox rows |\n"
         md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n"
         for input in audit.inputs {
-            md += "| \(cell(input.path)) | \(input.kind.rawValue) | \(input.format.rawValue) | \(input.rowsRead) | "
+            md +=
+                "| \(MarkdownText.literal(input.path)) | \(input.kind.rawValue) | \(input.format.rawValue) | \(input.rowsRead) | "
             md += "\(input.rowsAccepted) | \(input.rowsRejected) | \(input.exactDuplicates) | \(input.sandboxRows) |\n"
         }
         md += "| **all** | | | \(audit.rowsRead) | \(audit.rowsAccepted) | \(audit.rowsRejected) | "
@@ -48,23 +52,11 @@ public enum SummaryMarkdown {
         md +=
             "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
-        for line in AppStoreSection.lines(audit.appStore) { md += cell(line) + "\n\n" }
+        for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
 
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)
         return Array(md.utf8)
     }
 
-    /// Input text inside a table cell: pipes and line breaks would break the table.
-    static func cell(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "|": out += "\\|"
-            case "\n", "\r", "\r\n": out += " "
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }

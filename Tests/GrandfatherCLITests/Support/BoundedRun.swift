@@ -25,6 +25,27 @@ extension CLI {
     /// process's own peak into it (the kernel keeps the larger of the old and new image's at
     /// `exec`), and `RUSAGE_CHILDREN` also counts other tests' children.
     func runBounded(_ arguments: [String], limit: Double = 60) throws -> BoundedResult {
+        // The shell only moves into the test folder and becomes `grandfather` (same process).
+        try spawnBounded(
+            ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.executable.path] + arguments,
+            environment: [:], limit: limit)
+    }
+
+    /// Runs a shell script in the test folder, with `$GRANDFATHER` naming the binary and
+    /// `environment` added: for what arguments cannot say (bytes that are not UTF-8, a
+    /// redirection to `/dev/full`, another user).
+    func runBounded(script: String, environment: [String: String] = [:], limit: Double = 60) throws
+        -> BoundedResult
+    {
+        var environment = environment
+        environment["GRANDFATHER"] = Self.executable.path
+        return try spawnBounded(
+            ["/bin/sh", "-c", "cd \"$0\" && " + script, folder.path], environment: environment, limit: limit)
+    }
+
+    private func spawnBounded(_ argv: [String], environment extra: [String: String], limit: Double) throws
+        -> BoundedResult
+    {
         let outPath = path(".stdout-\(UUID().uuidString)")
         let errPath = path(".stderr-\(UUID().uuidString)")
         var actions = posix_spawn_file_actions_t()
@@ -34,9 +55,7 @@ extension CLI {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        // The shell only moves into the test folder and becomes `grandfather` (same process).
-        let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.executable.path] + arguments
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }.map { "\($0.key)=\($0.value)" }
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup($0) } + [nil]
         defer {

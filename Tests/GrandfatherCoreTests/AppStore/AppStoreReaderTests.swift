@@ -199,8 +199,15 @@ extension AppStoreReaderTests {
         #expect(transaction.fields == Self.exampleTransactionFields)
         #expect(transaction.trust == .unchecked)
         #expect(transaction.line == 2)
-        let verified = try AppStoreFiles.read(text: jws, checker: .xcodeAware)
-        #expect(verified.transactions.first?.trust == .selfSigned)  // LocalTesting
+        let accepted = try AppStoreFiles.read(text: jws, options: .acceptingSelfSigned, checker: .xcodeAware)
+        #expect(accepted.transactions.first?.trust == .selfSigned)  // LocalTesting
+        #expect(accepted.transactions.first?.fields[.environment] == "sandbox")
+        let refused = try AppStoreFiles.read(text: jws, checker: .xcodeAware)
+        #expect(
+            refused.rejections == [
+                "x5c holds 1 certificate, not 3; the payload says LocalTesting, whose data is self-signed: "
+                    + #"read only with --accept-self-signed or apple.environment "LocalTesting""#
+            ])
     }
 
     @Test("appTransaction.json: a customer named by its appTransactionId")
@@ -299,9 +306,10 @@ extension AppStoreReaderTests {
         #expect(contents.transactions.first?.trust == .unchecked)
     }
 
-    @Test("a self-signed notification's rows are self-signed and sandbox")
+    @Test("a self-signed notification's rows are self-signed and sandbox, when self-signed data is accepted")
     func selfSignedNotification() throws {
-        let contents = try AppStoreFiles.read(text: try Self.subscribedNotificationBody(), checker: .xcodeAware)
+        let contents = try AppStoreFiles.read(
+            text: try Self.subscribedNotificationBody(), options: .acceptingSelfSigned, checker: .xcodeAware)
         #expect(contents.transactions.first?.trust == .selfSigned)
         #expect(contents.transactions.first?.fields[.environment] == "sandbox")
         #expect(contents.renewals.first?.trust == .selfSigned)
@@ -401,22 +409,38 @@ extension AppStoreReaderTests {
     func refusedSignature() throws {
         let refusing = StubChecker.refusing("bad signature")
         for path in [
-            "server-library/xcode/xcode-signed-transaction", "server-library/mock_signed_data/testNotification",
-            "real-signed/test-notification-signed-payload.json",
+            "server-library/mock_signed_data/testNotification", "real-signed/test-notification-signed-payload.json",
         ] {
             let contents = try AppStoreFiles.readFixture(path, checker: refusing)
             #expect(contents.rejections == ["bad signature"], "\(path)")
         }
+        // A payload that says it is Xcode or LocalTesting data is told how such data is read.
+        let xcode = try AppStoreFiles.readFixture("server-library/xcode/xcode-signed-transaction", checker: refusing)
+        #expect(
+            xcode.rejections == [
+                #"bad signature; the payload says Xcode, whose data is self-signed: read only with --accept-self-signed or apple.environment "Xcode""#
+            ])
         let notification = try AppStoreFiles.read(text: try Self.subscribedNotificationBody(), checker: refusing)
-        #expect(notification.records == [.rejected(line: 1, reason: "bad signature")])
+        #expect(
+            notification.records == [
+                .rejected(
+                    line: 1,
+                    reason:
+                        #"bad signature; the payload says LocalTesting, whose data is self-signed: read only with --accept-self-signed or apple.environment "LocalTesting""#
+                )
+            ])
         #expect(notification.notificationTypes == ["SUBSCRIBED/INITIAL_BUY": 1])
     }
 
-    @Test("the checker gets the payload's signing instant and environment")
+    @Test("the checker gets the payload's signing instant, and nothing else the payload says")
     func checkerInputs() throws {
         let appTransaction = try AppStoreFiles.readFixture(
             "server-library/xcode/xcode-signed-app-transaction", checker: .echoing)
-        #expect(appTransaction.rejections == ["at 2023-10-19T01:48:42.257447Z in Xcode"])
+        #expect(
+            appTransaction.rejections == [
+                "at 2023-10-19T01:48:42.257447Z; the payload says Xcode, whose data is self-signed: "
+                    + #"read only with --accept-self-signed or apple.environment "Xcode""#
+            ])
         let transaction = AppStoreFiles.jws(
             #"{"transactionId": "t", "signedDate": 1700000000000, "environment": "Sandbox"}"#)
         // An early notification without signedDate: its transaction's signedDate stands in.
@@ -424,13 +448,13 @@ extension AppStoreReaderTests {
             #"{"notificationType": "DID_RENEW", "data": {"environment": "Production", "signedTransactionInfo": "\#(transaction)"}}"#
         )
         let notification = try AppStoreFiles.read(text: early, checker: .echoing)
-        #expect(notification.rejections == ["at 2023-11-14T22:13:20Z in Production"])
+        #expect(notification.rejections == ["at 2023-11-14T22:13:20Z"])
     }
 
-    @Test("Xcode data: self-signed, read as sandbox; unchecked, an Xcode customer stays xcode")
+    @Test("Xcode data, when accepted: self-signed, read as sandbox; unchecked, an Xcode customer stays xcode")
     func xcodeData() throws {
         let transaction = try AppStoreFiles.readFixture(
-            "server-library/xcode/xcode-signed-transaction", checker: .xcodeAware)
+            "server-library/xcode/xcode-signed-transaction", options: .acceptingSelfSigned, checker: .xcodeAware)
         let record = try #require(transaction.transactions.first)
         #expect(record.trust == .selfSigned)
         #expect(record.fields[.environment] == "sandbox")
@@ -440,11 +464,14 @@ extension AppStoreReaderTests {
         #expect(record.signedDate == Instant(microseconds: 1_697_679_936_056_485))
 
         let path = "server-library/xcode/xcode-signed-app-transaction"
-        let selfSigned = try #require(try AppStoreFiles.readFixture(path, checker: .xcodeAware).customers.first)
+        let selfSigned = try #require(
+            try AppStoreFiles.readFixture(path, options: .acceptingSelfSigned, checker: .xcodeAware).customers.first)
         // No appTransactionId in the Xcode fixture: no customer_id (the linker decides); no originalPlatform.
         #expect(
             selfSigned.fields == [
-                .originalAppVersion: "1", .originalPurchaseDate: "0000-12-30T00:00:00Z", .environment: "sandbox",
+                // Xcode's year-0 placeholder is outside 0001-9999: kept as written, for the
+                // normalizer to reject with the range in its reason.
+                .originalAppVersion: "1", .originalPurchaseDate: "-62135769600000", .environment: "sandbox",
             ])
         #expect(selfSigned.trust == .selfSigned)
         #expect(selfSigned.signedDate == Instant(microseconds: 1_697_680_122_257_447))
@@ -453,7 +480,7 @@ extension AppStoreReaderTests {
         #expect(unchecked.trust == .unchecked)
 
         let renewal = try AppStoreFiles.readFixture(
-            "server-library/xcode/xcode-signed-renewal-info", checker: .xcodeAware)
+            "server-library/xcode/xcode-signed-renewal-info", options: .acceptingSelfSigned, checker: .xcodeAware)
         #expect(
             renewal.renewals == [
                 AppStoreRenewal(
@@ -462,17 +489,13 @@ extension AppStoreReaderTests {
             ])
     }
 
-    @Test("a self-signed payload claiming Production is read as sandbox")
+    @Test("a payload that fails verification and claims Production is refused, self-signed data accepted or not")
     func selfSignedProduction() throws {
         let jws = AppStoreFiles.jws(#"{"transactionId": "t", "environment": "Production"}"#)
-        let contents = try AppStoreFiles.read(text: jws, checker: .selfSigning)
-        #expect(contents.transactions.first?.fields[.environment] == "sandbox")
-        let expecting = try AppStoreFiles.read(
-            text: jws, options: AppStoreReadOptions(environment: "Production"), checker: .selfSigning)
-        #expect(
-            expecting.rejections == [
-                #"environment mismatch: environment "Production" (self-signed: read as sandbox) is not apple.environment "Production""#
-            ])
+        for options in [AppStoreReadOptions(trustDecoded: true), .acceptingSelfSigned] {
+            let contents = try AppStoreFiles.read(text: jws, options: options, checker: .selfSigning)
+            #expect(contents.rejections == ["x5c holds 1 certificate, not 3"])
+        }
     }
 
     @Test(
@@ -537,7 +560,10 @@ extension AppStoreReaderTests {
         #expect(try AppStoreFiles.readFixture(path, options: sandbox).tally == Tally(transactions: 1))
         let xcode = "server-library/xcode/xcode-signed-app-transaction"
         #expect(
-            try AppStoreFiles.readFixture(xcode, options: production, checker: .xcodeAware).rejections == [
+            try AppStoreFiles.readFixture(
+                xcode, options: AppStoreReadOptions(environment: "Production", acceptSelfSigned: true),
+                checker: .xcodeAware
+            ).rejections == [
                 #"environment mismatch: receiptType "Xcode" is not apple.environment "Production""#
             ])
         #expect(
@@ -896,20 +922,24 @@ extension AppStoreReaderTests {
         case unchecked
         /// Everything refused with one reason.
         case refusing(String)
-        /// Xcode and LocalTesting self-signed, everything else verified.
+        /// Refuses payloads that name Xcode or LocalTesting (as the real verifier refuses their
+        /// self-signed chains), verifies everything else.
         case xcodeAware
-        /// Everything self-signed.
+        /// Refuses everything as self-signed.
         case selfSigning
-        /// Refuses, saying what it was asked: `at <signedAt> in <environment>`.
+        /// Refuses, saying what it was asked: `at <signedAt>`.
         case echoing
 
-        func check(_ jws: CompactJWS, signedAt: Instant?, environment: String?) -> SignatureOutcome {
+        func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome {
             switch self {
             case .unchecked: return .unchecked
             case .refusing(let reason): return .refused(reason)
-            case .xcodeAware: return environment == "Xcode" || environment == "LocalTesting" ? .selfSigned : .verified
-            case .selfSigning: return .selfSigned
-            case .echoing: return .refused("at \(signedAt?.iso8601 ?? "nil") in \(environment ?? "nil")")
+            case .xcodeAware:
+                let payload = String(decoding: jws.payload, as: UTF8.self)
+                let selfSigned = payload.contains(#""Xcode""#) || payload.contains(#""LocalTesting""#)
+                return selfSigned ? .refused("x5c holds 1 certificate, not 3") : .verified
+            case .selfSigning: return .refused("x5c holds 1 certificate, not 3")
+            case .echoing: return .refused("at \(signedAt?.iso8601 ?? "nil")")
             }
         }
     }
@@ -1042,4 +1072,9 @@ extension AppStoreFileContents {
         records.compactMap { if case .noted(_, let note) = $0 { return note } else { return nil } }
     }
     fileprivate var tally: AppStoreReaderTests.Tally { AppStoreReaderTests.Tally(records) }
+}
+
+extension AppStoreReadOptions {
+    /// `--trust-decoded` and `--accept-self-signed`.
+    static let acceptingSelfSigned = AppStoreReadOptions(trustDecoded: true, acceptSelfSigned: true)
 }

@@ -16,11 +16,10 @@ struct SignatureVerifierTests {
         _ jws: String,
         roots: [[UInt8]],
         at validationTime: SignatureVerifier.ValidationTime = .signedDate,
-        signedAt: Instant? = Self.signedAt,
-        environment: String? = "Production"
+        signedAt: Instant? = Self.signedAt
     ) throws -> SignatureOutcome {
         let verifier = SignatureVerifier(additionalRoots: roots, validationTime: validationTime)
-        return verifier.check(try CompactJWS.parse(jws), signedAt: signedAt, environment: environment)
+        return verifier.check(try CompactJWS.parse(jws), signedAt: signedAt)
     }
 
     // MARK: - Own chain
@@ -196,15 +195,16 @@ struct SignatureVerifierTests {
     }
 
     @Test(
-        "Xcode and LocalTesting data is self-signed: accepted as such, unchecked", arguments: ["Xcode", "LocalTesting"])
-    func selfSigned(environment: String) throws {
+        "a payload that says it is Xcode or LocalTesting data is checked like any other: the claim is unverified",
+        arguments: ["Xcode", "LocalTesting"])
+    func selfSignedClaimIsNotTrusted(environment: String) throws {
         let chain = try TestSigningChain.make()
-        let jws = try chain.sign(payloadJSON: Self.payload, x5c: .certificates([chain.leafDER]), kid: "Apple_Xcode_Key")
-        #expect(try check(jws, roots: [], environment: environment) == .selfSigned)
-        #expect(
-            try check(TestSigningChain.tamperingPayload(of: jws), roots: [], environment: environment) == .selfSigned)
-        #expect(
-            try check(jws, roots: [], environment: "Sandbox") == .refused("x5c holds 1 certificate, not 3"))
+        let payload = #"{"transactionId":"1","environment":"\#(environment)","signedDate":1700000000000}"#
+        let jws = try chain.sign(payloadJSON: payload, x5c: .certificates([chain.leafDER]), kid: "Apple_Xcode_Key")
+        #expect(try check(jws, roots: []) == .refused("x5c holds 1 certificate, not 3"))
+        #expect(try check(jws, roots: [chain.rootDER]) == .refused("x5c holds 1 certificate, not 3"))
+        let none = try chain.sign(payloadJSON: payload, alg: "none")
+        #expect(try check(none, roots: [chain.rootDER]) == .refused(#"alg is "none", not ES256"#))
     }
 
     @Test("a cached chain is reused inside its window and validated anew outside it")
@@ -218,14 +218,14 @@ struct SignatureVerifierTests {
             TestSigningChain.tamperingPayload(of: chain.sign(payloadJSON: Self.payload)))
         for month: Int64 in [3, 6, 12] {
             let at = TestSigningChain.instant(2021, month, 1)
-            #expect(verifier.check(jws, signedAt: at, environment: nil) == .verified)
-            #expect(verifier.check(tampered, signedAt: at, environment: nil) == .refused("bad signature"))
+            #expect(verifier.check(jws, signedAt: at) == .verified)
+            #expect(verifier.check(tampered, signedAt: at) == .refused("bad signature"))
         }
         let late = TestSigningChain.instant(2022, 1, 2)
         let expired = "certificate expired at signedDate 2022-01-02T00:00:00Z (leaf valid until 2022-01-01T00:00:00Z)"
-        #expect(verifier.check(jws, signedAt: late, environment: nil) == .refused(expired))
-        #expect(verifier.check(jws, signedAt: late, environment: nil) == .refused(expired))
-        #expect(verifier.check(jws, signedAt: TestSigningChain.instant(2021, 7, 1), environment: nil) == .verified)
+        #expect(verifier.check(jws, signedAt: late) == .refused(expired))
+        #expect(verifier.check(jws, signedAt: late) == .refused(expired))
+        #expect(verifier.check(jws, signedAt: TestSigningChain.instant(2021, 7, 1)) == .verified)
     }
 
     @Test("many threads checking at once share the cache safely")
@@ -235,7 +235,7 @@ struct SignatureVerifierTests {
         let signed = try chains.map { try CompactJWS.parse($0.sign(payloadJSON: Self.payload)) }
         let outcomes = Mutex<[SignatureOutcome]>([])
         DispatchQueue.concurrentPerform(iterations: 60) { index in
-            let outcome = verifier.check(signed[index % signed.count], signedAt: Self.signedAt, environment: nil)
+            let outcome = verifier.check(signed[index % signed.count], signedAt: Self.signedAt)
             outcomes.withLock { $0.append(outcome) }
         }
         #expect(outcomes.withLock { $0 } == Array(repeating: .verified, count: 60))
@@ -247,7 +247,7 @@ struct SignatureVerifierTests {
         let jws = try CompactJWS.parse(chain.sign(payloadJSON: Self.payload))
         let verifier = SignatureVerifier(additionalRoots: [chain.rootDER], validationTime: .signedDate)
         let outcomes = await withTaskGroup(of: SignatureOutcome.self) { group in
-            for _ in 0..<8 { group.addTask { verifier.check(jws, signedAt: Self.signedAt, environment: nil) } }
+            for _ in 0..<8 { group.addTask { verifier.check(jws, signedAt: Self.signedAt) } }
             return await group.reduce(into: [SignatureOutcome]()) { $0.append($1) }
         }
         #expect(outcomes == Array(repeating: .verified, count: 8))
@@ -331,11 +331,11 @@ extension SignatureVerifierTests {
         let jws = try Self.fixtureJWS("server-library/mock_signed_data/\(name)")
         let signedAt = try #require(try Self.signedDate(of: jws))
         let verifier = SignatureVerifier(additionalRoots: [try Self.testCA], validationTime: .signedDate)
-        #expect(verifier.check(jws, signedAt: signedAt, environment: "Sandbox") == .verified)
+        #expect(verifier.check(jws, signedAt: signedAt) == .verified)
         // Without testCA.der only Apple's root is trusted.
         let appleOnly = SignatureVerifier(validationTime: .signedDate)
         #expect(
-            appleOnly.check(jws, signedAt: signedAt, environment: "Sandbox")
+            appleOnly.check(jws, signedAt: signedAt)
                 == .refused("unknown root: the chain does not end in Apple Root CA - G3 or a --trusted-root"))
     }
 
@@ -345,11 +345,11 @@ extension SignatureVerifierTests {
         #expect(try Self.signedDate(of: jws) == nil)
         let atSignedDate = SignatureVerifier(additionalRoots: [try Self.testCA], validationTime: .signedDate)
         #expect(
-            atSignedDate.check(jws, signedAt: nil, environment: nil)
+            atSignedDate.check(jws, signedAt: nil)
                 == .refused("no signedDate to verify at; use --verify-at now"))
         // Its certificates run to 2033.
         let atNow = SignatureVerifier(additionalRoots: [try Self.testCA], validationTime: .now(Self.now))
-        #expect(atNow.check(jws, signedAt: nil, environment: nil) == .verified)
+        #expect(atNow.check(jws, signedAt: nil) == .verified)
     }
 
     @Test("missingX5CHeaderClaim is refused for its missing x5c")
@@ -357,7 +357,7 @@ extension SignatureVerifierTests {
         let jws = try Self.fixtureJWS("server-library/mock_signed_data/missingX5CHeaderClaim")
         let verifier = SignatureVerifier(additionalRoots: [try Self.testCA], validationTime: .now(Self.now))
         #expect(
-            verifier.check(jws, signedAt: nil, environment: nil)
+            verifier.check(jws, signedAt: nil)
                 == .refused("no x5c certificate chain in the JWS header"))
     }
 
@@ -373,7 +373,7 @@ extension SignatureVerifierTests {
             let header = CompactJWS.Header(algorithm: "ES256", certificateChain: x5c, keyID: nil)
             let jws = CompactJWS(
                 header: header, payload: [], signature: Array(repeating: 0, count: 64), signingInput: [])
-            return verifier.check(jws, signedAt: april2023, environment: nil)
+            return verifier.check(jws, signedAt: april2023)
         }
         let root = try certificate("test_root")
         #expect(
@@ -400,10 +400,10 @@ extension SignatureVerifierTests {
         #expect(signedAt == Instant(microseconds: 1_662_122_492_884_000))
 
         let atSignedDate = SignatureVerifier(validationTime: .signedDate)
-        #expect(atSignedDate.check(jws, signedAt: signedAt, environment: "Sandbox") == .verified)
+        #expect(atSignedDate.check(jws, signedAt: signedAt) == .verified)
 
         let atNow = SignatureVerifier(validationTime: .now(Self.now))
-        let outcome = atNow.check(jws, signedAt: signedAt, environment: "Sandbox")
+        let outcome = atNow.check(jws, signedAt: signedAt)
         guard case .refused(let reason) = outcome else {
             Issue.record("expected a refusal at now, got \(outcome)")
             return
@@ -413,7 +413,7 @@ extension SignatureVerifierTests {
 
         let tampered = try CompactJWS.parse(
             TestSigningChain.tamperingPayload(of: try #require(wrapper["signedPayload"] as? String)))
-        #expect(atSignedDate.check(tampered, signedAt: signedAt, environment: "Sandbox") == .refused("bad signature"))
+        #expect(atSignedDate.check(tampered, signedAt: signedAt) == .refused("bad signature"))
     }
 
     @Test("the pinned Apple Root CA - G3 hashes to its published fingerprint and is what Apple sends as x5c[2]")

@@ -45,13 +45,17 @@ struct InstantTests {
         #expect(!(Instant(seconds: 1) < Instant(seconds: 1)))
     }
 
-    @Test("adding seconds moves the instant and saturates instead of trapping")
+    @Test("adding seconds moves the instant and stays within years 0001-9999 instead of trapping")
     func adding() {
         let cutover = Instant(seconds: 1_709_251_200)
         #expect(cutover.adding(seconds: -86_400) == Instant(seconds: 1_709_164_800))
         #expect(cutover.adding(seconds: 30 * 86_400).iso8601 == "2024-03-31T00:00:00Z")
-        #expect(cutover.adding(seconds: .max) == Instant(microseconds: .max))
-        #expect(cutover.adding(seconds: .min) == Instant(microseconds: .min))
-        #expect(Instant(microseconds: .max - 10).adding(seconds: 1) == Instant(microseconds: .max))
+        #expect(cutover.adding(seconds: .max) == Instant.supported.upperBound)
+        #expect(cutover.adding(seconds: .min) == Instant.supported.lowerBound)
+        #expect(Instant(microseconds: .max - 10).adding(seconds: 1) == Instant.supported.upperBound)
+        #expect(Instant.supported.upperBound.iso8601 == "9999-12-31T23:59:59.999999Z")
+        #expect(Instant.supported.lowerBound.iso8601 == "0001-01-01T00:00:00Z")
+        let late = try? TimestampParser(defaultZone: nil).parse("9999-12-01T00:00:00Z").get()
+        #expect(late?.adding(seconds: 365 * 86_400) == Instant.supported.upperBound)
     }
 }

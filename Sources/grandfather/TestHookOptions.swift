@@ -1,0 +1,30 @@
+import ArgumentParser
+import GrandfatherCore
+
+/// The points where the crash, atomicity and lock tests make a run fail, die or wait.
+///
+/// They exist only in debug builds (the tests' build), and only as hidden options on the
+/// command line, never as environment variables: a release build has none, and no stray
+/// variable in a cron job's environment can make a real run die or stall.
+struct TestHookOptions: ParsableArguments {
+    #if DEBUG
+        @Option(name: .customLong("test-fail-at"), help: .hidden)
+        var failAt: WritePoint?
+
+        @Option(name: .customLong("test-kill-at"), help: .hidden)
+        var killAt: KillPoint?
+
+        @Option(name: .customLong("test-pause-at"), help: .hidden)
+        var pauseAt: KillPoint?
+
+        var stops: TestStops { TestStops(killAt: killAt, pauseAt: pauseAt) }
+    #else
+        var failAt: WritePoint? { nil }
+        var stops: TestStops { TestStops() }
+    #endif
+}
+
+#if DEBUG
+    extension WritePoint: ExpressibleByArgument {}
+    extension KillPoint: ExpressibleByArgument {}
+#endif

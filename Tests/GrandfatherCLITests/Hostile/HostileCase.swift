@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// One hostile or careless input and what must come of it, run against the built binary.
+///
+/// The catalogue (`HostileCatalogue.cases`) is the table the README's "Hardening against bad
+/// input" section is generated from: each row's input, exit code, stderr line, what else
+/// must hold, and whether `DIR/latest` stays byte-identical.
+struct HostileCase: Sendable, CustomTestStringConvertible {
+    /// How the case is run, once its files are made.
+    enum Invocation: Sendable {
+        /// `grandfather audit --policy policy.json --as-of 2024-06-01T00:00:00Z --out out` and
+        /// these inputs.
+        case audit([String])
+        /// `grandfather` with these arguments.
+        case arguments([String])
+        /// A shell script (`$GRANDFATHER` names the binary), for what arguments cannot say:
+        /// bytes that are not UTF-8, a redirection, another user, the environment.
+        case script(String)
+    }
+
+    /// What stderr must be.
+    enum Stderr: Sendable {
+        /// Nothing at all.
+        case empty
+        /// Exactly one line, `grandfather: ` and this.
+        case line(String)
+        /// Exactly one line, holding this.
+        case lineContaining(String)
+    }
+
+    /// What else must hold once the case has run.
+    enum Check: Sendable {
+        /// `rejected.csv` of the run holds a row whose reason contains this.
+        case rejected(String)
+        /// stdout contains this.
+        case stdout(String)
+        /// stdout does not contain this.
+        case stdoutLacks(String)
+        /// The file (relative to the test folder) holds this text.
+        case file(String, contains: String)
+        /// Nothing has this name in the test folder.
+        case absent(String)
+        /// `grandfather explain` answers for every customer of the run's snapshot.
+        case explainsEveryCustomer
+    }
+
+    /// The input, as the README's table names it.
+    var input: String
+    /// Where the case comes from: `14.1`…`14.6` (the hardening issue's findings) or `earlier`.
+    var origin: String
+    /// Makes the case's files in the test folder (which already holds `policy.json` and
+    /// `good.csv`) and says how to run it.
+    var make: @Sendable (CLI) throws -> Invocation
+    var exit: Int32
+    var stderr: Stderr
+    var checks: [Check] = []
+    /// A good run is made first, and `out/latest` must be byte-identical after the case.
+    var keepsLatest: Bool
+
+    var testDescription: String { "\(origin): \(input)" }
+}
+
+extension HostileCase {
+    /// The standard audit's arguments before its inputs.
+    static let auditArguments = [
+        "audit", "--policy", "policy.json", "--as-of", "2024-06-01T00:00:00Z", "--out", "out",
+    ]
+
+    /// The policy every case's folder starts with: nothing is over the rejection threshold.
+    static let policy = """
+        {"cutover": {"date": "2024-03-01T00:00:00Z", "versions": {"default": "245"}},
+         "grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1}
+        """
+
+    /// `exec "$GRANDFATHER"`, as nobody when the tests run as root (root reads any file).
+    static var asUnprivileged: String {
+        getuid() == 0
+            ? "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$GRANDFATHER\"" : "exec \"$GRANDFATHER\""
+    }
+
+    /// Runs the case in a fresh folder and checks everything it promises.
+    func run() throws {
+        let cli = try CLI()
+        try cli.write("policy.json", Self.policy)
+        try cli.write("good.csv", "customer_id,platform\ngood,ios\n")
+        var before: (target: String?, files: [String: Data])?
+        if keepsLatest {
+            let good = try cli.runBounded(Self.auditArguments + ["good.csv"])
+            try #require(good.status == 0, "\(good.stderr)")
+            before = (cli.latestTarget(), try cli.contents(of: "out/latest"))
+        }
+        let result: CLI.BoundedResult
+        switch try make(cli) {
+        case .audit(let inputs): result = try cli.runBounded(Self.auditArguments + inputs)
+        case .arguments(let arguments): result = try cli.runBounded(arguments)
+        case .script(let script): result = try cli.runBounded(script: script)
+        }
+        #expect(!result.timedOut, "the run hung and was killed")
+        #expect(result.status == exit, "exit \(result.status), stderr: \(result.stderr)")
+        switch stderr {
+        case .empty:
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+        case .line(let line):
+            #expect(result.stderr == "grandfather: " + line + "\n")
+        case .lineContaining(let text):
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(text), "\(result.stderr)")
+        }
+        if let before {
+            #expect(cli.latestTarget() == before.target, "latest moved")
+            #expect(try cli.contents(of: "out/latest") == before.files, "latest's files changed")
+        }
+        for check in checks { try verify(check, cli, result) }
+    }
+
+    private func verify(_ check: Check, _ cli: CLI, _ result: CLI.BoundedResult) throws {
+        switch check {
+        case .rejected(let reason):
+            let rejected = try String(contentsOfFile: cli.path("out/latest/rejected.csv"), encoding: .utf8)
+            #expect(rejected.contains(reason), "\(rejected)")
+        case .stdout(let text):
+            #expect(result.stdout.contains(text), "\(result.stdout)")
+        case .stdoutLacks(let text):
+            #expect(!result.stdout.contains(text), "\(result.stdout)")
+        case .file(let name, let text):
+            let contents = try String(contentsOfFile: cli.path(name), encoding: .utf8)
+            #expect(contents.contains(text), "\(name): \(contents)")
+        case .absent(let name):
+            #expect(!FileManager.default.fileExists(atPath: cli.path(name)), "\(name) exists")
+        case .explainsEveryCustomer:
+            let ids = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite")).queue.read { db in
+                try String.fetchAll(db, sql: "SELECT customer_id FROM customers")
+            }
+            #expect(!ids.isEmpty)
+            for id in ids {
+                let explained = try cli.run(["explain", id, "--snapshot", "out"])
+                #expect(explained.status == 0, "explain \(id): \(explained.stderr)")
+            }
+        }
+    }
+}
+
+// MARK: - The README's table
+
+extension HostileCase {
+    /// The case as a row of the README's table.
+    var markdownRow: String {
+        let shownStderr: String
+        switch stderr {
+        case .empty: shownStderr = "(none)"
+        case .line(let line): shownStderr = "`grandfather: \(line)`"
+        case .lineContaining(let text): shownStderr = "one line with `\(text)`"
+        }
+        let shownChecks = checks.map { check -> String in
+            switch check {
+            case .rejected(let reason): return "row rejected: `\(reason)`"
+            case .stdout(let text): return "stdout has `\(text)`"
+            case .stdoutLacks(let text): return "stdout lacks `\(text)`"
+            case .file(let name, let text): return "`\(name)` has `\(text)`"
+            case .absent(let name): return "no `\(name)` made"
+            case .explainsEveryCustomer: return "`explain` answers for every customer"
+            }
+        }
+        let cells = [
+            origin, input, String(exit), shownStderr, shownChecks.isEmpty ? "" : shownChecks.joined(separator: "; "),
+            keepsLatest ? "byte-identical" : "",
+        ]
+        return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+    }
+
+    /// The whole table, as the README holds it between its markers.
+    static func markdownTable(_ cases: [HostileCase]) -> String {
+        var lines = [
+            "| from | input | exit | stderr | and | `latest` |",
+            "| --- | --- | ---: | --- | --- | --- |",
+        ]
+        lines += cases.map(\.markdownRow)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
