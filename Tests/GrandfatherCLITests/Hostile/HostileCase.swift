@@ -141,6 +141,44 @@ extension HostileCase {
     }
 }
 
+// MARK: - Kinds of case
+
+extension HostileCase {
+    typealias Maker = @Sendable (CLI) throws -> Invocation
+
+    /// Refused at once: exit 2, one line, and `latest` as it was.
+    static func refused(_ input: String, _ origin: String, _ stderr: Stderr, make: @escaping Maker) -> HostileCase {
+        HostileCase(input: input, origin: origin, make: make, exit: 2, stderr: stderr, keepsLatest: true)
+    }
+
+    /// Read: exit 0, nothing on stderr, and these checks (a rejected row's reason…).
+    static func read(_ input: String, _ origin: String, _ checks: [Check], make: @escaping Maker) -> HostileCase {
+        HostileCase(
+            input: input, origin: origin, make: make, exit: 0, stderr: .empty, checks: checks, keepsLatest: false)
+    }
+
+    /// Writes `name` beside `good.csv` and audits both (or `name` alone).
+    static func auditing(_ name: String, _ text: String, alone: Bool = false) -> Maker {
+        { cli in
+            try cli.write(name, text)
+            return .audit(alone ? [name] : ["good.csv", name])
+        }
+    }
+
+    /// Writes `name` as raw bytes beside `good.csv` and audits both.
+    static func auditing(_ name: String, bytes: [UInt8]) -> Maker {
+        { cli in
+            try cli.write(name, bytes: bytes)
+            return .audit(["good.csv", name])
+        }
+    }
+
+    /// Audits `good.csv` under the policy at `path`.
+    static func underPolicy(_ path: String) -> Invocation {
+        .arguments(["audit", "--policy", path, "--out", "out", "good.csv"])
+    }
+}
+
 // MARK: - The README's table
 
 extension HostileCase {

@@ -47,14 +47,11 @@ import Testing
     }
 
     /// One forgery: which record, and how it is changed, signed and delivered.
+    /// Each choice is an index into the cases `forge`, `sign` and the test's delivery switch
+    /// over: `record` into `genuine`; `delivery` 0 a JWS line, 1 nested in a notification, 2
+    /// decoded under `--trust-decoded`.
     struct Forgery: Sendable, CustomStringConvertible {
-        var record: Int
-        var environment: Int
-        var algorithm: Int
-        var signing: Int
-        var signedDate: Int
-        var content: Int
-        var delivery: Int
+        var record, environment, algorithm, signing, signedDate, content, delivery: Int
         var acceptSelfSigned: Bool
 
         var description: String {
