@@ -27,6 +27,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case line(String)
         /// Exactly one line, holding this.
         case lineContaining(String)
+        /// Any number of lines (a JSON log), one of them holding this.
+        case logContaining(String)
     }
 
     /// What else must hold once the case has run.
@@ -43,6 +45,9 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case absent(String)
         /// `grandfather explain` answers for every customer of the run's snapshot.
         case explainsEveryCustomer
+        /// The JSON log's `result` has an `as_of` at least a second after its `start` event:
+        /// the default as-of was taken when the lock was, not when the run started.
+        case asOfTakenAtTheLock
     }
 
     /// The input, as the README's table names it.
@@ -106,6 +111,8 @@ extension HostileCase {
         case .lineContaining(let text):
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stderr.contains(text), "\(result.stderr)")
+        case .logContaining(let text):
+            #expect(result.stderr.contains(text), "\(result.stderr)")
         }
         if let before {
             #expect(cli.latestTarget() == before.target, "latest moved")
@@ -128,6 +135,16 @@ extension HostileCase {
             #expect(contents.contains(text), "\(name): \(contents)")
         case .absent(let name):
             #expect(!FileManager.default.fileExists(atPath: cli.path(name)), "\(name) exists")
+        case .asOfTakenAtTheLock:
+            let events = result.stderr.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let start = events.first { $0["event"] as? String == "start" }?["time"] as? String
+            let asOf = events.first { $0["event"] as? String == "result" }?["as_of"] as? String
+            let parser = ISO8601DateFormatter()
+            let started = try #require(start.flatMap(parser.date(from:)), "\(result.stderr)")
+            let audited = try #require(asOf.flatMap(parser.date(from:)), "\(result.stderr)")
+            #expect(audited.timeIntervalSince(started) >= 1, "start \(started), as of \(audited)")
         case .explainsEveryCustomer:
             let ids = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite")).queue.read { db in
                 try String.fetchAll(db, sql: "SELECT customer_id FROM customers")
@@ -189,6 +206,7 @@ extension HostileCase {
         case .empty: shownStderr = "(none)"
         case .line(let line): shownStderr = "`grandfather: \(line)`"
         case .lineContaining(let text): shownStderr = "one line with `\(text)`"
+        case .logContaining(let text): shownStderr = "a JSON log with `\(text)`"
         }
         let shownChecks = checks.map { check -> String in
             switch check {
@@ -198,6 +216,7 @@ extension HostileCase {
             case .file(let name, let text): return "`\(name)` has `\(text)`"
             case .absent(let name): return "no `\(name)` made"
             case .explainsEveryCustomer: return "`explain` answers for every customer"
+            case .asOfTakenAtTheLock: return "the default as-of is when the lock was taken"
             }
         }
         let cells = [

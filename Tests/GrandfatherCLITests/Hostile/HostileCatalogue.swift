@@ -405,6 +405,19 @@ enum HostileCatalogue {
                 transactionsHeader
                     + ",expires_date\nt1,good,p,auto_renewable,2024-05-01T00:00:00Z,2024-07-01T00:00:00Z\n"
                     + "t2,good,q,auto_renewable,2024-05-02T00:00:00Z,2024-07-02T00:00:00Z\n")),
+        HostileCase(
+            input: "`--log-format json` names the inputs as given", origin: "14.6",
+            make: { _ in .arguments(HostileCase.auditArguments + ["--log-format", "json", "./good.csv"]) }, exit: 0,
+            stderr: .logContaining(#""inputs":["./good.csv"]"#), keepsLatest: false),
+        HostileCase(
+            input: "`--wait` behind a run that holds the lock for 2 s", origin: "14.6",
+            make: { _ in
+                .script(
+                    #""$GRANDFATHER" audit --policy policy.json --out out --test-pause-at after-ingest good.csv 2>/dev/null & "#
+                        + #"holder=$!; sleep 1; (sleep 2; kill -9 $holder) & "#
+                        + #"exec "$GRANDFATHER" audit --policy policy.json --out out --wait 30 --log-format json good.csv"#
+                )
+            }, exit: 0, stderr: .logContaining(#""event":"result""#), checks: [.asOfTakenAtTheLock], keepsLatest: false),
         .read(
             "`grandfather validate` of one row", "14.6",
             [.stdout("1 row read, 1 accepted, 0 rejected (0 exact duplicates"), .stdout("1 customer (")]

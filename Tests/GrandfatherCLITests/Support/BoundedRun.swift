@@ -40,7 +40,7 @@ extension CLI {
         var environment = environment
         environment["GRANDFATHER"] = Self.executable.path
         return try spawnBounded(
-            ["/bin/sh", "-c", "cd \"$0\" && " + script, folder.path], environment: environment, limit: limit)
+            ["/bin/sh", "-c", "cd \"$0\" || exit 1\n" + script, folder.path], environment: environment, limit: limit)
     }
 
     private func spawnBounded(_ argv: [String], environment extra: [String: String], limit: Double) throws
