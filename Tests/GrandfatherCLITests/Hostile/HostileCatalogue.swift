@@ -419,6 +419,13 @@ enum HostileCatalogue {
                 )
             }, exit: 0, stderr: .logContaining(#""event":"result""#), checks: [.asOfTakenAtTheLock], keepsLatest: false),
         .read(
+            "the manual page's source (`scripts/install` makes `grandfather.1` from it)", "14.6",
+            [.stdout(#""commandName" : "audit""#), .stdout(#""commandName" : "explain""#)]
+        ) { _ in .arguments(["--experimental-dump-help"]) },
+        .read("shell completion (`scripts/install` installs it)", "14.6", [.stdout("_grandfather")]) { _ in
+            .arguments(["--generate-completion-script", "bash"])
+        },
+        .read(
             "`grandfather validate` of one row", "14.6",
             [.stdout("1 row read, 1 accepted, 0 rejected (0 exact duplicates"), .stdout("1 customer (")]
         ) { _ in .arguments(["validate", "--policy", "policy.json", "good.csv"]) },
