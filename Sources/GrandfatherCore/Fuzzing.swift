@@ -38,7 +38,7 @@
     ) throws(GrandfatherError) -> IngestOutcome {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
         let ledger = ShardedLedger(
-            policy: policy, asOf: asOf, expectedTransactions: try Pipeline.estimatedTransactions([description]))
+            policy: policy, asOf: asOf, expectedTransactions: try IngestStage.estimatedTransactions([description]))
         let (report, rejections) = try FileIngest.read(
             description, header: header, normalizer: normalizer, ledger: ledger,
             options: IngestOptions(parts: parts, minimumPartSize: 1))

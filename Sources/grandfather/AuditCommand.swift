@@ -45,33 +45,21 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
     func run() throws {
         let log = EventLog.current
         let (policy, given) = try options.load(policy: policyOption.policy)
-        let started = Date()
-        let startedAt = RunID.iso8601(started)
         var fields: Logger.Metadata = ["inputs": .array(options.inputs.map { .string($0) }), "out": .string(out)]
         if let given { fields["as_of"] = .string(given.iso8601) }
         log.event("start", "audit of \(options.inputs.count) input(s) into \(out)", fields)
-        if RunWriter.holdsRuns(in: out, marked: "compare.md") {
-            throw GrandfatherError.usage("\(out) holds dry-run comparisons; audit runs go to a folder of their own")
-        }
-        let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: startedAt)
-        // Everything about DIR is checked before any input is read.
-        try RunWriter.preflight(directory: out)
-        let instant = given ?? InputOptions.now()
-        let stops = testHooks.stops
-        let before = try previousRun(log)
-
         let progress = Stderr.isTerminal && logFormat == .human ? TerminalProgress() : nil
-        let audit = try Pipeline.audit(
-            policy: policy, inputs: options.inputs, asOf: instant, progress: progress, previous: before, stops: stops,
-            signatures: options.signatureChecks)
+        var run = AuditRun(directory: out, clock: InputOptions.clock)
+        run.keep = keep
+        run.wait = wait
+        run.previous = previous
+        run.asOf = given
+        run.signatures = options.signatureChecks
+        run.progress = progress
+        run.events = RunEvents(log: log, progress: progress)
+        testHooks.apply(to: &run)
+        let (audit, outcome) = try run.audit(policy, inputs: options.inputs)
         KeptUntilExit.keep(audit)
-        progress?.finish()
-        log.stages(audit)
-        if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }
-
-        let writer = RunWriter(directory: out, keep: keep, failAt: testHooks.failAt, stops: stops)
-        let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: startedAt)
-        let outcome = try writer.write(audit, run: record, processID: getpid(), lock: lock)
         log.event(
             "stage",
             "reports \(twoDecimals(outcome.timings.reports)) s and snapshot \(twoDecimals(outcome.timings.snapshot)) s, written at once",
@@ -91,42 +79,22 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
         }
         log.result(audit, exitCode: 0, runFolder: outcome.runFolder)
     }
-
-    /// The run to compare with: `--previous` (which must be readable), else the one
-    /// `latest` points to (an unreadable one is a warning: tonight's audit still runs).
-    private func previousRun(_ log: EventLog) throws(GrandfatherError) -> PreviousRun {
-        if let previous {
-            let path = Paths.isDirectory(previous) ? previous + "/snapshot.sqlite" : previous
-            do {
-                return .snapshot(try PreviousSnapshot(path: path))
-            } catch {
-                guard case .io(_, let message) = error else { throw error }
-                throw .usage("--previous \(path): \(message)")
-            }
-        }
-        let latest = out.hasSuffix("/") ? out + "latest" : out + "/latest"
-        guard Paths.exists(latest) else { return .none(.firstRun) }
-        let path = latest + "/snapshot.sqlite"
-        do {
-            return .snapshot(try PreviousSnapshot(path: path))
-        } catch {
-            log.warning("not comparing with the previous run: \(error.description)", ["path": .string(path)])
-            return .none(.unreadable(path: path, reason: error.description))
-        }
-    }
 }
 
-/// What the command asks of paths before the library opens them.
-enum Paths {
-    /// Whether anything, a dangling link included, has this name.
-    static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0
+/// What a run tells the log while it goes on: a previous run it cannot read (a warning: the
+/// audit still runs), and, once the inputs are audited, the stages' timings and counts.
+struct RunEvents: AuditRunEvents {
+    let log: EventLog
+    let progress: TerminalProgress?
+
+    func previousRunUnreadable(path: String, reason: String) {
+        log.warning("not comparing with the previous run: \(reason)", ["path": .string(path)])
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    func audited(_ audit: Audit) {
+        progress?.finish()
+        log.stages(audit)
+        if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }
     }
 }
 
@@ -179,22 +147,6 @@ enum Summary {
         return
             "\(TerminalText.counted(audit.customers.count, "customer", "customers")) (\(classes)); "
             + "\(TerminalText.counted(audit.rowsRead, "row", "rows")) read, \(audit.rowsRejected) rejected"
-    }
-}
-
-/// Run folder names: the UTC start time to the millisecond, then the process id.
-enum RunID {
-    static func make(_ date: Date, processID: Int32) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-        return formatter.string(from: date) + "-\(processID)"
-    }
-
-    static func iso8601(_ date: Date) -> String {
-        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
-        return Instant(microseconds: micros / 1000 * 1000).iso8601
     }
 }
 

@@ -41,34 +41,23 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
     func run() throws {
         let log = EventLog.current
         let (policies, given) = try options.load(policies: policy)
-        if RunWriter.holdsRuns(in: out, marked: "snapshot.sqlite") {
-            throw GrandfatherError.usage(
-                "\(out) holds audit runs; compare writes to a folder of its own (default reports/compare)")
-        }
-        let started = Date()
         var fields: Logger.Metadata = ["inputs": .array(inputs.map { .string($0) }), "out": .string(out)]
         if let given { fields["as_of"] = .string(given.iso8601) }
         log.event("start", "comparison of 2 policies over \(inputs.count) input(s) into \(out)", fields)
-        let lock = try RunLock.acquire(directory: out, wait: wait, startedAt: RunID.iso8601(started))
-        try RunWriter.preflight(directory: out)
-        let instant = given ?? InputOptions.now()
-        let audits = try Pipeline.audits(
-            policies: policies, inputs: inputs, asOf: instant, signatures: options.signatureChecks)
-        log.stages(audits[0])
-        if let warning = AppStoreSection.warning(audits[0].appStore) { log.warning(warning) }
-        let comparison = try PolicyComparison(audits[0], audits[1])
-        let writer = RunWriter(directory: out)
-        let record = RunRecord(runID: RunID.make(started, processID: getpid()), startedAt: RunID.iso8601(started))
-        let outcome = try writer.publish(
-            try ComparisonReports.files(comparison), run: record, processID: getpid(), lock: lock)
+        var run = AuditRun(directory: out, clock: InputOptions.clock)
+        run.wait = wait
+        run.asOf = given
+        run.signatures = options.signatureChecks
+        run.events = RunEvents(log: log, progress: nil)
+        let (comparison, outcome) = try run.compare(policies[0], policies[1], inputs: inputs)
         print(
-            "\(audits[0].customers.count) customers; \(comparison.differences.count) treated differently under the two policies"
+            "\(comparison.a.customers.count) customers; \(comparison.differences.count) treated differently under the two policies"
         )
         print(TerminalText.safe("\(outcome.runFolder) → \(out)/latest"))
         log.event(
             "result", "\(comparison.differences.count) customers treated differently",
             [
-                "exit_code": .stringConvertible(0), "customers": .stringConvertible(audits[0].customers.count),
+                "exit_code": .stringConvertible(0), "customers": .stringConvertible(comparison.a.customers.count),
                 "differences": .stringConvertible(comparison.differences.count),
                 "run_folder": .string(outcome.runFolder),
             ])

@@ -23,19 +23,8 @@ struct ExplainCommand: ParsableCommand {
     var snapshot: String = "reports/latest/snapshot.sqlite"
 
     func run() throws {
-        let path = Self.snapshotFile(snapshot)
+        let path = Explanation.snapshotFile(named: snapshot)
         let explanation = try Explanation.read(customerID: customerID, snapshot: path)
         print(ExplanationText.render(explanation, snapshot: path), terminator: "")
-    }
-
-    /// The snapshot file `given` names: itself, `given/snapshot.sqlite` for a run folder, or
-    /// `given/latest/snapshot.sqlite` for an output folder (one with a `latest` link).
-    static func snapshotFile(_ given: String) -> String {
-        guard Paths.isDirectory(given) else { return given }
-        let folder = given.hasSuffix("/") ? given : given + "/"
-        if !Paths.exists(folder + "snapshot.sqlite"), Paths.exists(folder + "latest") {
-            return folder + "latest/snapshot.sqlite"
-        }
-        return folder + "snapshot.sqlite"
     }
 }

@@ -79,7 +79,12 @@ struct InputOptions: ParsableArguments {
     /// microseconds). `audit` and `compare` take it once they hold the output folder's lock,
     /// so that a run queued by `--wait` audits at the moment it ran, not when it was started.
     static func now() -> Instant {
-        Instant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        Instant(seconds: clock().wholeSeconds)
+    }
+
+    /// The present, from the system's clock: the one place the tool reads it.
+    @Sendable static func clock() -> Instant {
+        Instant(microseconds: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)))
     }
 
     /// `--as-of` read in the policy's zone.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import GrandfatherCore
+@_spi(TestHooks) import GrandfatherCore
 
 /// The points where the crash, atomicity and lock tests make a run fail, die or wait.
 ///
@@ -17,10 +17,12 @@ struct TestHookOptions: ParsableArguments {
         @Option(name: .customLong("test-pause-at"), help: .hidden)
         var pauseAt: KillPoint?
 
-        var stops: TestStops { TestStops(killAt: killAt, pauseAt: pauseAt) }
+        /// Gives `run` the points the test asked for.
+        func apply(to run: inout AuditRun) {
+            run.testHooks = TestHooks(failAt: failAt, killAt: killAt, pauseAt: pauseAt)
+        }
     #else
-        var failAt: WritePoint? { nil }
-        var stops: TestStops { TestStops() }
+        func apply(to run: inout AuditRun) {}
     #endif
 }
 

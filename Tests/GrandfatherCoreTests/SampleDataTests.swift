@@ -96,7 +96,7 @@ struct SampleDataTests {
         let asOf = try TimestampParser(defaultZone: nil).parse(text).get()
         var inputs = sampleInputs.map { root.appendingPathComponent("sample-data/\($0)").path }
         if reversed { inputs.reverse() }
-        return try Pipeline.audit(policy: policy, inputs: inputs, asOf: asOf)
+        return try Pipeline.audit(AuditSettings(policy: policy, asOf: asOf), inputs: inputs)
     }
 
     /// Tests/GrandfatherCoreTests/SampleDataTests.swift → the package root, three levels up.

@@ -20,6 +20,23 @@ public struct Audit: Sendable {
     /// when the run read none and checked signatures as by default.
     public var appStore: AppStoreSummary? = nil
 
+    /// The audit of a run under `settings`, from what its inputs gave and its stages made.
+    init(
+        _ settings: AuditSettings, _ ingested: Ingested, _ customers: CustomerResults, revenue: RevenueAtStake,
+        changes: ChangeSet, previous: PreviousRun, timings: StageTimings
+    ) {
+        policy = settings.policy
+        asOf = settings.asOf
+        inputs = ingested.reports
+        rejections = ingested.rejections
+        self.customers = customers
+        self.timings = timings
+        self.changes = changes
+        self.revenue = revenue
+        self.previous = previous.snapshot
+        appStore = ingested.appStore
+    }
+
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { inputs.reduce(0) { $0 + $1.rowsRejected } }
     public var rowsAccepted: Int { inputs.reduce(0) { $0 + $1.rowsAccepted } }
@@ -173,5 +190,7 @@ public struct StageTimings: Sendable, Codable, Equatable {
     public var snapshot: Double = 0
     public var reports: Double = 0
 
-    public init() {}
+    public init(ingest: Double = 0) {
+        self.ingest = ingest
+    }
 }

@@ -36,6 +36,20 @@ final class ShardedLedger: @unchecked Sendable {
         fingerprints = TransactionFingerprints.tables(count, expected: expectedTransactions / count + 1)
     }
 
+    /// A ledger for the first of `runs` whose followers fold the same rows for the others.
+    static func folding(for runs: [AuditSettings], expectedTransactions: Int) -> ShardedLedger {
+        let followers = runs.dropFirst().map {
+            ShardedLedger(policy: $0.policy, asOf: $0.asOf, expectedTransactions: expectedTransactions)
+        }
+        guard let first = runs.first else { preconditionFailure("a ledger folds for at least one run") }
+        return ShardedLedger(
+            policy: first.policy, asOf: first.asOf, expectedTransactions: expectedTransactions,
+            followers: Array(followers))
+    }
+
+    /// This ledger, then its followers: one per run, in the order of `folding(for:)`.
+    var withFollowers: [ShardedLedger] { [self] + followers }
+
     /// The shard a hash falls in, by its low bits: the tables inside a shard place entries
     /// by the high bits, which must stay spread within each shard.
     static func shard(_ hash: UInt64) -> Int {

@@ -2,6 +2,17 @@ import Foundation
 import GRDB
 
 extension Explanation {
+    /// The snapshot file `given` names: itself, `given/snapshot.sqlite` for a run folder, or
+    /// `given/latest/snapshot.sqlite` for an output folder (one with a `latest` link).
+    public static func snapshotFile(named given: String) -> String {
+        guard FileSystem.isDirectory(given) else { return given }
+        let folder = given.hasSuffix("/") ? given : given + "/"
+        if !FileSystem.exists(folder + "snapshot.sqlite"), FileSystem.exists(folder + "latest") {
+            return folder + "latest/snapshot.sqlite"
+        }
+        return folder + "snapshot.sqlite"
+    }
+
     /// Reads one customer from a snapshot, opened read-only.
     ///
     /// - Parameters:

@@ -1,6 +1,15 @@
 /// Compares a new run with the previous snapshot in one merge over both, in customer-id
 /// order: the previous customers stream from SQLite, the new ones are already sorted.
 enum ChangeDetector {
+    /// What changed in `results` since `previous`, or why nothing was compared.
+    static func changes(in results: CustomerResults, since previous: PreviousRun) throws(GrandfatherError) -> ChangeSet
+    {
+        switch previous {
+        case .none(let basis): return .nothing(basis)
+        case .snapshot(let snapshot): return try compare(results, with: snapshot)
+        }
+    }
+
     static func compare(_ results: CustomerResults, with previous: PreviousSnapshot) throws(GrandfatherError)
         -> ChangeSet
     {

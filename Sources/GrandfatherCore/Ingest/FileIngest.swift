@@ -113,30 +113,3 @@ private struct RangeResult: Sendable {
         self.lineBreaks = lineBreaks
     }
 }
-
-/// One slot per concurrent job, each written by its own job only, read after all finished.
-final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Result<Value, GrandfatherError>?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        slots.deinitialize(count: count)
-        slots.deallocate()
-    }
-
-    /// Distinct jobs write distinct slots of storage allocated up front: no two touch one.
-    func store(_ index: Int, _ result: Result<Value, GrandfatherError>) {
-        slots[index] = result
-    }
-
-    func take(_ index: Int) throws(GrandfatherError) -> Value {
-        guard let result = slots[index] else { throw .internal("a parsing job produced nothing") }
-        return try result.get()
-    }
-}

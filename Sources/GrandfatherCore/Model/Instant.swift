@@ -19,6 +19,11 @@ public struct Instant: Hashable, Comparable, Sendable {
         self.microseconds = seconds * 1_000_000
     }
 
+    /// Whole seconds since the epoch, rounded down.
+    public var wholeSeconds: Int64 {
+        microseconds >= 0 ? microseconds / 1_000_000 : (microseconds + 1) / 1_000_000 - 1
+    }
+
     public static func < (lhs: Instant, rhs: Instant) -> Bool {
         lhs.microseconds < rhs.microseconds
     }

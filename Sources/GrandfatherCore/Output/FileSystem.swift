@@ -99,6 +99,12 @@ enum FileSystem {
         return lstat(path, &status) == 0
     }
 
+    /// Whether `path` is a folder, or a link to one.
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     static func isSymbolicLink(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK

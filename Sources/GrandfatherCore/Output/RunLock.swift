@@ -36,14 +36,14 @@ public final class RunLock: Sendable {
         guard descriptor >= 0 else {
             throw .io(path: path, message: "cannot open the lock file: \(FileSystem.describeErrno())")
         }
-        let deadline = Date().addingTimeInterval(max(wait, 0))
+        let waiting = Stopwatch()
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 let reason = FileSystem.describeErrno()
                 close(descriptor)
                 throw .io(path: path, message: "cannot lock: \(reason)")
             }
-            if Date() >= deadline {
+            if waiting.elapsed >= wait {
                 let holder = Self.holder(descriptor)
                 close(descriptor)
                 let waited = wait > 0 ? " after waiting \(Self.seconds(wait)) s" : ""

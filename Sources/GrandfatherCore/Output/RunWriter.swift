@@ -19,19 +19,20 @@ public struct RunWriter: Sendable {
     public let directory: String
     /// Run folders to keep, the newest; the one `latest` points to is always kept.
     public var keep: Int
-    /// Makes the run fail at a point, for tests of atomicity.
-    public var failAt: WritePoint?
-    /// Makes the process die at a point, for tests of crash safety.
-    public var stops: TestStops
+    /// Makes the run fail or die at a point, for tests of atomicity and crash safety.
+    var hooks: TestHooks
 
     /// SPEC §6's default for `--keep`.
     public static let defaultKeep = 14
 
-    public init(directory: String, keep: Int = defaultKeep, failAt: WritePoint? = nil, stops: TestStops = TestStops()) {
+    public init(directory: String, keep: Int = defaultKeep) {
+        self.init(directory: directory, keep: keep, hooks: TestHooks())
+    }
+
+    init(directory: String, keep: Int, hooks: TestHooks) {
         self.directory = directory
         self.keep = keep
-        self.failAt = failAt
-        self.stops = stops
+        self.hooks = hooks
     }
 
     var runsDirectory: String { FileSystem.join(directory, "runs") }
@@ -93,25 +94,24 @@ public struct RunWriter: Sendable {
                         }
                     })
             }
-            let clock = ContinuousClock()
-            let finishing = clock.now
+            let finishing = Stopwatch()
             timings.reports = max(try seconds.take(2), try seconds.take(3))
             let parts = max(try seconds.take(0), try seconds.take(1))
             try fail(at: .afterReports)
-            stops.reach(.midSnapshot)
+            hooks.reach(.midSnapshot)
             timings.snapshot = parts
             try SnapshotWriter.finish(audit, run: run, timings: timings, snapshot: snapshot)
-            timings.snapshot = parts + Pipeline.seconds(clock.now - finishing)
+            timings.snapshot = parts + finishing.elapsed
             try FileSystem.sync(snapshot)
             try fail(at: .afterSnapshot)
-            stops.reach(.afterSnapshot)
+            hooks.reach(.afterSnapshot)
         }
         let moves = !audit.exceedsRejectionThreshold
         if moves {
             try fail(at: .beforeLatestSwitch)
-            stops.reach(.beforeLatestSwitch)
+            hooks.reach(.beforeLatestSwitch)
             try switchLatest(to: "runs/" + run.runID, processID: processID)
-            stops.reach(.afterLatestSwitch)
+            hooks.reach(.afterLatestSwitch)
         }
         try prune()
         return RunOutcome(runFolder: final, movedLatest: moves, timings: timings)
@@ -177,8 +177,7 @@ public struct RunWriter: Sendable {
     private func writeReports(
         _ groups: [ReportGroup], _ audit: Audit, into folder: String
     ) throws(GrandfatherError) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = Stopwatch()
         for group in groups {
             let reports: [(String, [UInt8])]
             switch group {
@@ -197,11 +196,11 @@ public struct RunWriter: Sendable {
             }
             for (name, bytes) in reports { try FileSystem.writeNewFile(folder + "/" + name, bytes) }
         }
-        return Pipeline.seconds(clock.now - start)
+        return start.elapsed
     }
 
     private func fail(at point: WritePoint) throws(GrandfatherError) {
-        if failAt == point { throw .io(path: directory, message: "failing at \(point.rawValue) as the test asked") }
+        try hooks.fail(at: point, writing: directory)
     }
 
     /// Renames a new relative symlink over `latest`: readers see the old run or the new, never neither.

@@ -13,6 +13,16 @@ public struct RunRecord: Sendable {
         self.runID = runID
         self.startedAt = startedAt
     }
+
+    /// The record of a run started at `start` by process `processID`: its folder is named by
+    /// the UTC start to the millisecond, then the process id (`20261124T202008.123Z-4242`).
+    init(startingAt start: Instant, processID: Int32) {
+        let milliseconds = start.microseconds - (start.microseconds % 1000 + 1000) % 1000
+        startedAt = Instant(microseconds: milliseconds).iso8601
+        let millis = (milliseconds / 1000 % 1000 + 1000) % 1000
+        let digits = startedAt.prefix(19).filter { $0 != "-" && $0 != ":" }
+        runID = digits + "." + String(String(millis + 1000).dropFirst()) + "Z-\(processID)"
+    }
 }
 
 /// Writes `snapshot.sqlite` into a fresh file (SPEC §6): prepared statements in one
@@ -37,8 +47,7 @@ enum SnapshotWriter {
 
     /// Writes one part; returns the seconds it took.
     static func write(_ part: Part, of audit: Audit, snapshot path: String) throws(GrandfatherError) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = Stopwatch()
         _ = tuneOnce
         let file = part == .customers ? path : sidePath(for: path)
         try withDatabase(file, pageSize: pageSize(for: audit)) { db in
@@ -58,7 +67,7 @@ enum SnapshotWriter {
                 return .commit
             }
         }
-        return Pipeline.seconds(clock.now - start)
+        return start.elapsed
     }
 
     /// Large pages for a large snapshot: a third less time building 200 MB of b-trees written
@@ -72,8 +81,7 @@ enum SnapshotWriter {
     /// Copies the side file's tables in with their indexes and removes the side file, once
     /// both parts are written; returns the seconds it took.
     static func merge(snapshot path: String) throws(GrandfatherError) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = Stopwatch()
         let side = sidePath(for: path)
         try withDatabase(path) { db in
             try db.execute(sql: "ATTACH DATABASE ? AS side", arguments: [side])
@@ -90,7 +98,7 @@ enum SnapshotWriter {
             try db.execute(sql: "DETACH DATABASE side")
         }
         try FileSystem.remove(side)
-        return Pipeline.seconds(clock.now - start)
+        return start.elapsed
     }
 
     /// Adds the run's row once every stage's timing is known and stamps the schema version:

@@ -45,7 +45,7 @@ struct DuplicateTests {
     }
 
     /// Classes, flags and grants of every customer, for comparing runs.
-    static func outcome(_ run: AuditRun) -> [String] {
+    static func outcome(_ run: FixtureRun) -> [String] {
         run.audit.customers.map { result in
             let grants = result.entitlements.map {
                 "\($0.entitlement)/\($0.source.rawValue)/\($0.transactionID ?? "-")/\($0.expiresDate?.iso8601 ?? "-")"

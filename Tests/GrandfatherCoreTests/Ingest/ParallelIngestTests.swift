@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GrandfatherCore
+@_spi(TestHooks) @testable import GrandfatherCore
 
 /// Parsing a file in ranges at once gives exactly what one pass gives (issue: speed), on data
 /// whose split points sit next to quoted line breaks and CRLF line ends.
@@ -56,10 +56,12 @@ import Testing
                  "grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1}
                 """.utf8), file: "policy.json")
         let asOf = try #require(try? TimestampParser(defaultZone: nil).parse("2024-06-01T00:00:00Z").get())
-        let audit = try Pipeline.audit(
-            policy: policy,
+        var hooks = TestHooks()
+        hooks.ingest = IngestOptions(parts: parts, minimumPartSize: 1)
+        let audit = try Pipeline.audits(
+            [AuditSettings(policy: policy, asOf: asOf)],
             inputs: [folder.appendingPathComponent("customers.csv").path, folder.appendingPathComponent("t.csv").path],
-            asOf: asOf, progress: nil, options: IngestOptions(parts: parts, minimumPartSize: 1))
+            hooks: hooks)[0]
         return Outcome(
             verdicts: audit.customers.map { result in
                 let grants = result.entitlements.map {

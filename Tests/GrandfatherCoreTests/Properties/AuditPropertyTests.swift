@@ -2,7 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import GrandfatherCore
+@_spi(TestHooks) @testable import GrandfatherCore
 
 /// Properties every audit has, whatever the input: random small datasets of customers and
 /// transactions (duplicates, conflicts, orphans, sandbox rows, invalid rows, every spelling
@@ -135,8 +135,10 @@ import Testing
             try Data(file.bytes).write(to: url)
             paths.append(url.path)
         }
-        return try Pipeline.audit(
-            policy: policy, inputs: paths, asOf: Instant(seconds: Pools.asOf), progress: nil, options: options)
+        var hooks = TestHooks()
+        hooks.ingest = options
+        return try Pipeline.audits(
+            [AuditSettings(policy: policy, asOf: Instant(seconds: Pools.asOf))], inputs: paths, hooks: hooks)[0]
     }
 }
 

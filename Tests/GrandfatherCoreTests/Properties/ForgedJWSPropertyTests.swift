@@ -123,7 +123,7 @@ import Testing
     }
 
     /// What each of A, B and C came out as.
-    static func verdicts(_ run: AuditRun) -> [String] {
+    static func verdicts(_ run: FixtureRun) -> [String] {
         ["A", "B", "C"].map { id in
             "\(id): \(run.customerClass(id).map(\.rawValue) ?? "absent") \(run.flags(id)) \(run.grants(id))"
         }

@@ -109,7 +109,7 @@ enum AuditFixture {
     static func run(
         _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = defaultAsOf,
         binaryFiles: [(name: String, bytes: [UInt8])] = [], signatures: SignatureChecks = SignatureChecks()
-    ) throws -> AuditRun {
+    ) throws -> FixtureRun {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("grandfather-unit-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -131,15 +131,16 @@ enum AuditFixture {
         case .success(let value): instant = value
         case .failure(let problem): throw GrandfatherError.usage("as-of: \(problem)")
         }
-        let audit = try Pipeline.audit(policy: loaded, inputs: inputs, asOf: instant, signatures: checks)
-        return AuditRun(audit: audit, folder: folder.path)
+        let audit = try Pipeline.audit(
+            AuditSettings(policy: loaded, asOf: instant, signatures: checks), inputs: inputs)
+        return FixtureRun(audit: audit, folder: folder.path)
     }
 
     /// Runs the pipeline over a customers CSV and a transactions CSV (either may be left out).
     static func run(
         customers: String? = nil, transactions: String? = nil, policy: PolicySpec = PolicySpec(),
         asOf: String = defaultAsOf
-    ) throws -> AuditRun {
+    ) throws -> FixtureRun {
         var files: [FixtureFile] = []
         if let customers { files.append(FixtureFile("customers.csv", customers)) }
         if let transactions { files.append(FixtureFile("transactions.csv", transactions)) }
@@ -161,7 +162,7 @@ enum AuditFixture {
 }
 
 /// The audit of one fixture run, with lookups by customer id and input file name.
-struct AuditRun {
+struct FixtureRun {
     let audit: Audit
     /// The (already removed) folder the inputs were written to.
     let folder: String

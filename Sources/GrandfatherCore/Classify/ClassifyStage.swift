@@ -1,0 +1,19 @@
+/// Stage 3 of the pipeline: the ledger's customers, each with its verdict.
+enum ClassifyStage {
+    /// Takes the customers and their activities out of `ledger` and classifies them under
+    /// `settings`; customers made for unlinked App Store subscriptions are marked first
+    /// (SPEC §8.22 flags them).
+    static func classify(
+        _ ledger: ShardedLedger, under settings: AuditSettings, unlinked: Set<String>, hooks: TestHooks
+    ) -> CustomerResults {
+        let classifier = Classifier(policy: settings.policy, asOf: settings.asOf)
+        var (customers, activities) = ledger.finish()
+        if !unlinked.isEmpty {
+            for index in customers.indices where unlinked.contains(customers[index].id) {
+                customers[index].isUnlinked = true
+            }
+        }
+        hooks.reach(.midClassify)
+        return CustomerResults(records: consume customers, activities: consume activities, classifier: classifier)
+    }
+}

@@ -1,0 +1,25 @@
+/// Seconds spent in each stage, on the monotonic clock: timings describe a run, never decide
+/// anything in it, so they are the one clock the library reads.
+struct Stopwatch {
+    private let clock = ContinuousClock()
+    private var last: ContinuousClock.Instant
+
+    init() {
+        last = clock.now
+    }
+
+    /// Seconds since the last lap (or since the start), and starts the next lap.
+    mutating func lap() -> Double {
+        let now = clock.now
+        defer { last = now }
+        return Self.seconds(now - last)
+    }
+
+    /// Seconds since the last lap, without starting another.
+    var elapsed: Double { Self.seconds(clock.now - last) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
