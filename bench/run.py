@@ -16,6 +16,12 @@ DuckDB with pip when `import duckdb` fails). This script:
    the script cannot judge (class excluded, orphan customers, customers with any sandbox
    transaction), and exits 1 when they do not all agree.
 
+With --baseline-binary PATH it also times that grandfather binary (e.g. a build of the commit
+before a refactor, from scripts/compare-builds) as one more tool, right after the candidate
+grandfather in each round, with the same command and its own output folder; prints the
+ratios candidate/baseline of the median wall time and peak RSS, and exits 1 unless both give
+the same classes and flags.
+
 The last run's outputs stay in .bench-data/last-run/ for inspection.
 """
 import argparse
@@ -170,11 +176,11 @@ def same_answers(a, b):
     return read(a) == read(b)
 
 
-def measure(cmd, log_path):
-    """Runs cmd; returns (exit code, wall seconds, peak RSS in MiB, CPU seconds)."""
+def measure(cmd, log_path, cwd=ROOT):
+    """Runs cmd in cwd; returns (exit code, wall seconds, peak RSS in MiB, CPU seconds)."""
     with open(log_path + ".stdout", "w") as out, open(log_path + ".stderr", "w") as err:
         t0 = time.monotonic()
-        p = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.monotonic() - t0
     code = os.waitstatus_to_exitcode(status)
@@ -312,9 +318,15 @@ def main():
                     help="also time grandfather on the same transactions as JSON Lines")
     ap.add_argument("--binary", help="time this grandfather binary instead of building one "
                     "(e.g. an older build to compare with)")
+    ap.add_argument("--baseline-binary", metavar="PATH",
+                    help="also time this grandfather binary, alternating with the candidate, "
+                    "and compare the two (wall time, peak RSS, classes and flags)")
     a = ap.parse_args()
     if a.runs < 1:
         ap.error("--runs must be at least 1")
+    baseline = os.path.abspath(a.baseline_binary) if a.baseline_binary else None
+    if baseline and not (os.path.isfile(baseline) and os.access(baseline, os.X_OK)):
+        ap.error("--baseline-binary %s: not an executable file" % a.baseline_binary)
     os.chdir(ROOT)
     try:
         import duckdb  # before the build, so that a missing module fails early
@@ -350,6 +362,14 @@ def main():
     duck_cmd = [sys.executable, "bench/baseline_duckdb.py", rel(data), rel(duck_out)]
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     tools = [("grandfather", gf_cmd, gf_out), ("duckdb", duck_cmd, duck_out)]
+    if baseline:
+        # The same command with the baseline binary, run right after the candidate's.
+        base_out = os.path.join(work, "baseline-out")
+        base_cmd = [rel(baseline), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out",
+                    rel(base_out), rel(customers_csv), rel(transactions_csv)]
+        base_version = subprocess.run([baseline, "--version"], capture_output=True,
+                                      text=True).stdout.strip()
+        tools.insert(1, ("baseline", base_cmd, base_out))
     if a.jsonl:
         jsonl_out = os.path.join(work, "gf-jsonl-out")
         jsonl_cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out",
@@ -375,6 +395,8 @@ def main():
     print("grandfather %s (%s: %s), duckdb %s, python %s" % (
         version or "?", build_kind, rel(binary), duckdb.__version__,
         platform.python_version()))
+    if baseline:
+        print("baseline grandfather %s (%s)" % (base_version or "?", rel(baseline)))
     counts = manifest["counts"]
     print("data: %s: %d customers rows (%s), %d transactions rows (%s)%s" % (
         rel(data), counts["customers_rows"], human_size(os.path.getsize(customers_csv)),
@@ -383,6 +405,8 @@ def main():
     print("commands:")
     print("  " + shell_line(gen_cmd))
     print("  " + shell_line(gf_cmd))
+    if baseline:
+        print("  " + shell_line(base_cmd))
     print("  " + shell_line(duck_cmd))
     if a.jsonl:
         print("  " + shell_line(jsonl_cmd))
@@ -399,6 +423,16 @@ def main():
     print("Grandfather/DuckDB: wall %.2fx, peak RSS %.2fx" % (
         med["grandfather"][0] / med["duckdb"][0], med["grandfather"][1] / med["duckdb"][1]))
 
+    if baseline:
+        print("candidate/baseline: wall %.2fx, peak RSS %.2fx" % (
+            med["grandfather"][0] / med["baseline"][0], med["grandfather"][1] / med["baseline"][1]))
+        same = same_answers(os.path.join(gf_out, "latest", "snapshot.sqlite"),
+                            os.path.join(base_out, "latest", "snapshot.sqlite"))
+        print("candidate and baseline give the same classes and flags: %s"
+              % ("yes" if same else "NO"))
+        if not same:
+            log("bench: FAILED: the candidate and the baseline binary disagree")
+            return 1
     if a.jsonl:
         print("Grandfather JSON Lines/CSV: wall %.2fx" % (med["gf-jsonl"][0] / med["grandfather"][0]))
         same = same_answers(os.path.join(gf_out, "latest", "snapshot.sqlite"),

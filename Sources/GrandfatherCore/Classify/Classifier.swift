@@ -18,7 +18,7 @@ public final class Classifier: Sendable {
     }
 
     /// Classifies a customer from its record and folded activity, entitlements included.
-    func classify(_ customer: Customer, _ activity: UnsafePointer<CustomerActivity>) -> CustomerResult {
+    func classify(_ customer: Customer, _ activity: borrowing CustomerActivity) -> CustomerResult {
         let verdict = self.verdict(customer, activity)
         var answers = CutoverAnswers(byVersion: verdict.byVersion, byDate: verdict.byDate)
         if let platform = customer.platform, customer.environment == .production {
@@ -31,7 +31,7 @@ public final class Classifier: Sendable {
 
     /// Class, flags and the two answers: what counts, reports and the snapshot need, in 8
     /// bytes, allocating nothing. `activity` points at the customer's activity, read in place.
-    func verdict(_ customer: borrowing Customer, _ activity: UnsafePointer<CustomerActivity>) -> Verdict {
+    func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
             return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
@@ -56,10 +56,10 @@ public final class Classifier: Sendable {
     /// The latest auto-renewable transaction, when it alone decided: it raised `billing_retry`
     /// and nothing is current (the current transactions decide otherwise).
     static func decidingLatestRenewable(
-        _ verdict: Verdict, _ activity: UnsafePointer<CustomerActivity>
+        _ verdict: Verdict, _ activity: borrowing CustomerActivity
     ) -> CustomerActivity.LatestRenewable? {
-        guard verdict.flags.contains(.billingRetry), activity.pointee.current.isEmpty else { return nil }
-        return activity.pointee.latestRenewable
+        guard verdict.flags.contains(.billingRetry), activity.current.isEmpty else { return nil }
+        return activity.latestRenewable
     }
 
     /// The rule of SPEC §4 that put a customer in its class; `grandfathered` names the answers
@@ -98,17 +98,16 @@ public final class Classifier: Sendable {
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants, for the
     /// customer whose activity `activity` points at.
-    func entitlements(_ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass) -> [EntitlementGrant]
-    {
+    func entitlements(_ activity: borrowing CustomerActivity, _ customerClass: CustomerClass) -> [EntitlementGrant] {
         withGrants(activity, customerClass) { places in places.map { grant($0, activity) } }
     }
 
     /// The grant `place` stands for, with its strings.
-    func grant(_ place: GrantPlace, _ activity: UnsafePointer<CustomerActivity>) -> EntitlementGrant {
+    func grant(_ place: GrantPlace, _ activity: borrowing CustomerActivity) -> EntitlementGrant {
         EntitlementGrant(
             entitlement: name(of: place), source: place.source,
-            transactionID: place.transaction.map { activity.pointee.current[$0].transactionID.string },
-            expiresDate: place.transaction.flatMap { activity.pointee.current[$0].endsAt })
+            transactionID: place.transaction.map { activity.current[$0].transactionID.string },
+            expiresDate: place.transaction.flatMap { activity.current[$0].endsAt })
     }
 
     /// The entitlement a grant gives.
@@ -128,13 +127,13 @@ public final class Classifier: Sendable {
     /// `grantingNothing` is called, before `body`, with the index of each current transaction
     /// whose product grants no entitlement (it still decides the class, SPEC §8.11).
     func withGrants<Result>(
-        _ activity: UnsafePointer<CustomerActivity>, _ customerClass: CustomerClass,
+        _ activity: borrowing CustomerActivity, _ customerClass: CustomerClass,
         _ body: (UnsafeBufferPointer<GrantPlace>) throws -> Result, grantingNothing: (Int) -> Void = { _ in }
     ) rethrows -> Result {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         let holds = customerClass != .excluded
         let grandfathered = customerClass == .grandfathered ? entitlements.grandfathered : 0..<0
-        let most = holds ? grandfathered.count + activity.pointee.current.count * entitlements.widest : 0
+        let most = holds ? grandfathered.count + activity.current.count * entitlements.widest : 0
         return try withUnsafeTemporaryAllocation(of: GrantPlace.self, capacity: max(most, 1)) { places in
             var count = 0
             if holds {
@@ -142,11 +141,11 @@ public final class Classifier: Sendable {
                     let place = GrantPlace(name: name, source: .grandfathered, transaction: nil)
                     count = insert(place, into: places, count, activity)
                 }
-                for index in activity.pointee.current.indices {
+                for index in activity.current.indices {
                     let source: EntitlementSource =
-                        activity.pointee.current[index].throughGrace
-                        ? .gracePeriod : activity.pointee.current[index].familyShared ? .familyShared : .purchase
-                    let names = entitlements.of(product: activity.pointee.current[index].productID)
+                        activity.current[index].throughGrace
+                        ? .gracePeriod : activity.current[index].familyShared ? .familyShared : .purchase
+                    let names = entitlements.of(product: activity.current[index].productID)
                     if names.isEmpty { grantingNothing(index) }
                     for name in names {
                         count = insert(
@@ -162,11 +161,11 @@ public final class Classifier: Sendable {
     /// it is one of them; returns the new count.
     private func insert(
         _ candidate: GrantPlace, into places: UnsafeMutableBufferPointer<GrantPlace>, _ count: Int,
-        _ activity: UnsafePointer<CustomerActivity>
+        _ activity: borrowing CustomerActivity
     ) -> Int {
         for index in 0..<count where same(places[index], candidate, activity) {
             if let offered = candidate.transaction, let kept = places[index].transaction,
-                activity.pointee.current[offered].productID.codePointPrecedes(activity.pointee.current[kept].productID)
+                activity.current[offered].productID.codePointPrecedes(activity.current[kept].productID)
             {
                 places[index].transaction = offered
             }
@@ -182,20 +181,20 @@ public final class Classifier: Sendable {
     }
 
     /// Whether two places stand for equal `EntitlementGrant`s.
-    private func same(_ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: UnsafePointer<CustomerActivity>) -> Bool {
+    private func same(_ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity) -> Bool {
         guard entitlements.rank[lhs.name] == entitlements.rank[rhs.name], lhs.source == rhs.source else { return false }
         switch (lhs.transaction, rhs.transaction) {
         case (nil, nil): return true
         case (let left?, let right?):
-            return activity.pointee.current[left].transactionID == activity.pointee.current[right].transactionID
-                && activity.pointee.current[left].endsAt == activity.pointee.current[right].endsAt
+            return activity.current[left].transactionID == activity.current[right].transactionID
+                && activity.current[left].endsAt == activity.current[right].endsAt
         default: return false
         }
     }
 
     /// `EntitlementGrant`'s order (entitlement, source, transaction id, expiry) on places.
     private func precedes(
-        _ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: UnsafePointer<CustomerActivity>
+        _ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity
     ) -> Bool {
         let (left, right) = (entitlements.rank[lhs.name], entitlements.rank[rhs.name])
         if left != right { return left < right }
@@ -203,11 +202,11 @@ public final class Classifier: Sendable {
         // A grandfathered grant has no transaction: its id counts as empty, its expiry as earliest.
         guard let leftIndex = lhs.transaction else { return rhs.transaction != nil }
         guard let rightIndex = rhs.transaction else { return false }
-        let leftID = activity.pointee.current[leftIndex].transactionID
-        let rightID = activity.pointee.current[rightIndex].transactionID
+        let leftID = activity.current[leftIndex].transactionID
+        let rightID = activity.current[rightIndex].transactionID
         if leftID != rightID { return leftID.precedes(rightID) }
-        let leftEnd = activity.pointee.current[leftIndex].endsAt
-        let rightEnd = activity.pointee.current[rightIndex].endsAt
+        let leftEnd = activity.current[leftIndex].endsAt
+        let rightEnd = activity.current[rightIndex].endsAt
         return (leftEnd?.microseconds ?? .min) < (rightEnd?.microseconds ?? .min)
     }
 }

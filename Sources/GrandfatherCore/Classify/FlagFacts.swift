@@ -40,7 +40,7 @@ struct FlagFacts {
     /// The facts of `customer`, whose activity `activity` points at: read field by field in
     /// place, since an activity handed over as a value is copied, retaining its grants' array
     /// (and an array handed over is retained, by every core at once).
-    init(customer: borrowing Customer, activity: UnsafePointer<CustomerActivity>, rules: borrowing CutoverRules) {
+    init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: borrowing CutoverRules) {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate
         hasVersion = customer.originalAppVersion != nil
@@ -66,21 +66,21 @@ struct FlagFacts {
         self.unparseable = unparseable
         byDate = customer.originalPurchaseDate.map { $0 < rules.date }
 
-        hasTransaction = activity.pointee.hasTransaction
-        hasDurable = activity.pointee.hasDurable
-        hasRevokedDurable = activity.pointee.hasRevokedDurable
-        hasConflictingDuplicate = activity.pointee.hasConflictingDuplicate
-        transactionDatesImpossible = activity.pointee.hasImpossibleDates
-        anyCurrent = !activity.pointee.current.isEmpty
+        hasTransaction = activity.hasTransaction
+        hasDurable = activity.hasDurable
+        hasRevokedDurable = activity.hasRevokedDurable
+        hasConflictingDuplicate = activity.hasConflictingDuplicate
+        transactionDatesImpossible = activity.hasImpossibleDates
+        anyCurrent = !activity.current.isEmpty
         // Fields read in place: a closure over the grants would copy each one, retaining
         // and releasing its strings.
         var allThroughGrace = true
         var allFamilyShared = true
         var purchasedSubscription = false
-        for index in activity.pointee.current.indices {
-            let familyShared = activity.pointee.current[index].familyShared
-            let productType = activity.pointee.current[index].productType
-            if !activity.pointee.current[index].throughGrace { allThroughGrace = false }
+        for index in activity.current.indices {
+            let familyShared = activity.current[index].familyShared
+            let productType = activity.current[index].productType
+            if !activity.current[index].throughGrace { allThroughGrace = false }
             if !familyShared { allFamilyShared = false }
             if (productType == .autoRenewable || productType == .nonRenewing) && !familyShared {
                 purchasedSubscription = true
@@ -89,7 +89,7 @@ struct FlagFacts {
         allCurrentThroughGrace = allThroughGrace
         allCurrentFamilyShared = allFamilyShared
         currentPurchasedSubscription = purchasedSubscription
-        latestRenewableInBillingRetry = activity.pointee.latestRenewable?.state == .inBillingRetry
+        latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
 
         cutover = rules.date
         edgeWindowSeconds = rules.edgeWindowSeconds
@@ -163,66 +163,34 @@ struct FlagFacts {
 
 /// The part of the policy flag detection reads, taken once per run: the policy itself holds
 /// strings and tables whose reference counts a copy per customer would touch.
-///
-/// The cutover versions' texts are read through plain pointers into storage `versionTexts`
-/// owns and never changes: every customer's version is compared with one of them on every
-/// core at once, and reading a string or an array would retain and release it each time,
-/// two cores contending for one counter.
-struct CutoverRules: @unchecked Sendable {
+struct CutoverRules: Sendable {
     let date: Instant
     let edgeWindowSeconds: Int64
     let hasVersions: Bool
     let asOf: Instant
-    private let versionTexts: VersionTexts
-    /// By `Platform.index`: where the platform's cutover version text lies, count -1 for none.
-    private let spans: UnsafePointer<(start: Int, count: Int)>
-    private let bytes: UnsafePointer<UInt8>
+    /// By `Platform.index`: the platform's cutover version text, absent for none. Every
+    /// customer's version is compared with one of them on every core at once.
+    private let versions: PackedTexts
 
     init(policy: Policy, asOf: Instant) {
         date = policy.cutover.date
         edgeWindowSeconds = policy.edgeWindowSeconds
         hasVersions = policy.cutover.versions != nil
         self.asOf = asOf
-        versionTexts = VersionTexts(Platform.allCases.map { policy.cutover.version(for: $0)?.text })
-        spans = UnsafePointer(versionTexts.spans)
-        bytes = UnsafePointer(versionTexts.bytes)
+        versions = PackedTexts(Platform.allCases.map { policy.cutover.version(for: $0)?.text })
     }
 
     func hasVersion(for platform: Platform) -> Bool {
-        spans[platform.index].count >= 0
+        versions.contains(platform.index)
     }
 
     /// `AppVersion.compare` of `text` with the platform's cutover version, `nil` when there is
     /// none.
     func compare(_ text: String, platform: Platform) -> (lower: Bool, naivelyLower: Bool)? {
-        let span = spans[platform.index]
-        guard span.count >= 0 else { return nil }
-        let version = UnsafeBufferPointer(start: bytes + span.start, count: span.count)
         var text = text
-        return text.withUTF8 { AppVersion.compare($0, withVersion: version) }
-    }
-
-    /// The texts, back to back in one allocation freed with the rules.
-    private final class VersionTexts {
-        let spans: UnsafeMutablePointer<(start: Int, count: Int)>
-        let bytes: UnsafeMutablePointer<UInt8>
-
-        init(_ texts: [String?]) {
-            spans = .allocate(capacity: max(texts.count, 1))
-            let all = texts.flatMap { Array(($0 ?? "").utf8) }
-            bytes = .allocate(capacity: max(all.count, 1))
-            bytes.initialize(from: all, count: all.count)
-            var start = 0
-            for (index, text) in texts.enumerated() {
-                let count = text?.utf8.count ?? 0
-                (spans + index).initialize(to: (start, text == nil ? -1 : count))
-                start += count
-            }
+        let compared = versions.withText(platform.index) { version in
+            text.withUTF8 { AppVersion.compare($0, withVersion: version) }
         }
-
-        deinit {
-            spans.deallocate()
-            bytes.deallocate()
-        }
+        return compared ?? nil
     }
 }

@@ -104,7 +104,7 @@ public struct RevenueAtStake: Sendable, Equatable {
 
     /// The latest current, purchased, priced transaction of each of a customer's
     /// subscriptions, as (currency, price).
-    static func subscriptions(_ activity: UnsafePointer<CustomerActivity>) -> [(String, Decimal)] {
+    static func subscriptions(_ activity: borrowing CustomerActivity) -> [(String, Decimal)] {
         var prices: [String: Decimal?] = [:]
         return subscriptions(activity, prices: &prices).compactMap { currency, text in
             prices[text].flatMap { $0 }.map { (currency, $0) }
@@ -113,13 +113,13 @@ public struct RevenueAtStake: Sendable, Equatable {
 
     /// The same as (currency, price text), with each text parsed once into `prices`.
     private static func subscriptions(
-        _ activity: UnsafePointer<CustomerActivity>, prices: inout [String: Decimal?]
+        _ activity: borrowing CustomerActivity, prices: inout [String: Decimal?]
     ) -> [(String, String)] {
         var only: Priced?
         var latest: [UInt64: Priced] = [:]
-        for index in activity.pointee.current.indices where !activity.pointee.current[index].familyShared {
-            guard let revenue = activity.pointee.current[index].revenue, let text = revenue.price else { continue }
-            let grant = activity.pointee.current[index]
+        for index in activity.current.indices where !activity.current[index].familyShared {
+            guard let revenue = activity.current[index].revenue, let text = revenue.price else { continue }
+            let grant = activity.current[index]
             let parsed: Decimal?
             if let known = prices[text] {
                 parsed = known

@@ -37,7 +37,7 @@ public enum CustomersCSV {
                             // Two grants of one entitlement from one source differ by their
                             // transaction: name it, as the snapshot's entitlements table does.
                             guard let index = grant.transaction else { continue }
-                            activity.pointee.current[index].transactionID.withBytes {
+                            activity.current[index].transactionID.withBytes {
                                 items.extend(UInt8(ascii: ":"), $0)
                             }
                         }

@@ -224,10 +224,10 @@ enum SnapshotWriter {
                     try grant.bind(classifier.name(of: place))
                     try grant.bind(place.source.rawValue)
                     if let index = place.transaction {
-                        try grant.bind(activity.pointee.current[index].transactionID)
-                        try grant.bind(activity.pointee.current[index].endsAt)
-                        try grant.bind(activity.pointee.current[index].productID)
-                        try grant.bind(activity.pointee.current[index].productType.rawValue)
+                        try grant.bind(activity.current[index].transactionID)
+                        try grant.bind(activity.current[index].endsAt)
+                        try grant.bind(activity.current[index].productID)
+                        try grant.bind(activity.current[index].productType.rawValue)
                     } else {
                         for _ in 0..<4 { try grant.bind(nil as String?) }
                     }
@@ -250,10 +250,10 @@ enum SnapshotWriter {
     /// Current transactions that grant nothing (at `indices` of the activity), in id order; of
     /// two current versions of one id (a conflicting duplicate), the one current longest.
     private static func insertGrantingNothing(
-        _ indices: [Int], of activity: UnsafePointer<CustomerActivity>, _ record: Customer,
+        _ indices: [Int], of activity: borrowing CustomerActivity, _ record: Customer,
         into insert: inout BulkInsert
     ) throws {
-        let current = indices.map { activity.pointee.current[$0] }
+        let current = indices.map { activity.current[$0] }
         var previous: CompactText?
         for grant in current.count > 1 ? current.sorted(by: precedes) : current {
             if let previous, previous == grant.transactionID { continue }
