@@ -30,7 +30,7 @@ public final class Classifier: Sendable {
     }
 
     /// Class, flags and the two answers: what counts, reports and the snapshot need, in 8
-    /// bytes, allocating nothing. `activity` points at the customer's activity, read in place.
+    /// bytes, allocating nothing. `activity` is borrowed: read in place, never copied.
     func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
         if customer.environment == .sandbox {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
@@ -97,7 +97,7 @@ public final class Classifier: Sendable {
     }
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants, for the
-    /// customer whose activity `activity` points at.
+    /// customer whose activity is `activity`.
     func entitlements(_ activity: borrowing CustomerActivity, _ customerClass: CustomerClass) -> [EntitlementGrant] {
         withGrants(activity, customerClass) { places in places.map { grant($0, activity) } }
     }

@@ -37,9 +37,9 @@ struct FlagFacts {
     /// Set by the classifier once the basis has decided.
     var grandfathered = false
 
-    /// The facts of `customer`, whose activity `activity` points at: read field by field in
-    /// place, since an activity handed over as a value is copied, retaining its grants' array
-    /// (and an array handed over is retained, by every core at once).
+    /// The facts of `customer` and its activity, both borrowed: read field by field in place,
+    /// since an activity handed over as a value is copied, retaining its grants' array (and an
+    /// array handed over is retained, by every core at once).
     init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: borrowing CutoverRules) {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate

@@ -17,11 +17,11 @@ public struct RunRecord: Sendable {
     /// The record of a run started at `start` by process `processID`: its folder is named by
     /// the UTC start to the millisecond, then the process id (`20261124T202008.123Z-4242`).
     init(startingAt start: Instant, processID: Int32) {
-        let milliseconds = start.microseconds - (start.microseconds % 1000 + 1000) % 1000
-        startedAt = Instant(microseconds: milliseconds).iso8601
-        let millis = (milliseconds / 1000 % 1000 + 1000) % 1000
-        let digits = startedAt.prefix(19).filter { $0 != "-" && $0 != ":" }
-        runID = digits + "." + String(String(millis + 1000).dropFirst()) + "Z-\(processID)"
+        let micros = start.microseconds
+        // `2026-11-24T20:20:08.123Z`, or `…08Z` on a whole second.
+        startedAt = Instant(microseconds: micros - (micros % 1000 + 1000) % 1000).iso8601
+        let fraction = startedAt.count > 20 ? String(startedAt.dropFirst(19).dropLast()) : ".000"
+        runID = startedAt.prefix(19).filter { $0 != "-" && $0 != ":" } + fraction + "Z-\(processID)"
     }
 }
 

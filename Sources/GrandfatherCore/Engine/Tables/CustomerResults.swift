@@ -26,7 +26,7 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.classifier = classifier
         let sortable = consume records
         let activities = consume activities
-        // Activities are read in place through a pointer: a copy of each would retain and
+        // Activities are lent in place from their buffer: a copy of each would retain and
         // release its grants' array, scattered over the heap, a million times.
         let verdicts = activities.withUnsafeBufferPointer { activities in
             let lent = LentBuffer(activities)
@@ -84,8 +84,8 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     /// Visits every customer in id order with its verdict and where its activity lies: the
     /// renderers' path, which builds no result per customer (`grants(of:_:)` derives grants).
     ///
-    /// The activity is pointed at, not handed over: a copy would retain and release its
-    /// grants' array, a million times per report.
+    /// The activity is lent (borrowed in place), not handed over: a copy would retain and
+    /// release its grants' array, a million times per report.
     func forEachVerdict(
         _ body: (borrowing Customer, Verdict, borrowing CustomerActivity) throws -> Void
     ) rethrows {
