@@ -18,7 +18,8 @@
     /// - Returns: the description, and the header for CSV.
     /// - Throws: `GrandfatherError` when the input cannot be recognised.
     public static func recognize(path: String) throws(GrandfatherError) -> (InputDescription, header: [String]?) {
-        try InputRecognizer.recognize(path: path)
+        let input = try InputRecognizer.recognize(path: path)
+        return (input.description, input.detail as? [String])
     }
 
     /// Reads a recognised input through the ingest and normalize stages into a fresh ledger,
@@ -38,7 +39,10 @@
     ) throws(GrandfatherError) -> IngestOutcome {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
         let ledger = ShardedLedger(
-            policy: policy, asOf: asOf, expectedTransactions: try IngestStage.estimatedTransactions([description]))
+            policy: policy, asOf: asOf,
+            expectedTransactions: try IngestStage.estimatedTransactions([
+                RecognizedInput(description: description, source: CanonicalSource.self, detail: header)
+            ]))
         let (report, rejections) = try FileIngest.read(
             description, header: header, normalizer: normalizer, ledger: ledger,
             options: IngestOptions(parts: parts, minimumPartSize: 1))

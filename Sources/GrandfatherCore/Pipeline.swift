@@ -1,8 +1,10 @@
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
-/// 1. **Ingest** (`Ingest/`): input paths → `InputDescription` (format and kind by
-///    content, SPEC §8.1) → byte ranges (`RecordSplitter`) → `RawRow`s streamed by
-///    `CSVReader` (libcsv) or `JSONReader`, one range per core at a time (`IngestStage`).
+/// 1. **Ingest** (`Ingest/`, and a folder per source: `Canonical/`, `AppStore/`): input
+///    paths → the source that recognises each by content (`InputRecognizer`, SPEC §8.1) →
+///    `RawRow`s in the canonical fields, which each source reads its own way (canonical
+///    files as byte ranges streamed by `CSVReader` or `JSONReader`, one range per core at a
+///    time; App Store files whole, then linked) and gives to the `RecordStream` (`IngestStage`).
 /// 2. **Normalize** (`Normalize/`): `RawRow` → `Customer` | `Transaction` (in a
 ///    `TransactionBatch`) | `Rejection` (`RecordNormalizer`, `TimestampParser`), with each
 ///    file's accounting (`IngestSink`).
@@ -35,7 +37,7 @@ public enum Pipeline {
         // Recognise every input before reading any, so a wrong file fails the run at once.
         let files = try inputs.map { path throws(GrandfatherError) in try InputRecognizer.recognize(path: path) }
         let ledger = ShardedLedger.folding(
-            for: runs, expectedTransactions: try IngestStage.estimatedTransactions(files.map(\.0)))
+            for: runs, expectedTransactions: try IngestStage.estimatedTransactions(files))
         let ingested = try IngestStage.read(
             files, settings: settings, into: ledger, progress: progress, options: hooks.ingest)
         var timings = StageTimings(ingest: stopwatch.lap())

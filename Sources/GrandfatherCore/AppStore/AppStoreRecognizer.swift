@@ -48,6 +48,11 @@ enum AppStoreRecognition: Equatable, Sendable {
 /// recognition: cheap, exact checks on the first object's keys or the first bytes, so that
 /// a canonical file (snake_case `customer_id`, `transaction_id`…) is never taken for one.
 enum AppStoreRecognizer {
+    /// `recognize(_:)` over a file's first bytes as read so far.
+    static func recognize(_ prefix: [UInt8]) -> AppStoreRecognition? {
+        prefix.withUnsafeBytes { recognize($0) }
+    }
+
     /// Recognizes a file from its first bytes (up to a few MiB, or the whole file).
     /// - Returns: the App Store shape, `.notRecords` for a file that holds no records (a
     ///   certificate, an app receipt, an API error body…), or `nil` for "not App Store".

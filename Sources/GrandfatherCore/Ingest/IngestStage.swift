@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Stage 1 and 2 of the pipeline over every input of a run: what the inputs gave besides the
 /// records folded into the ledger.
 struct Ingested: Sendable {
@@ -10,79 +8,44 @@ struct Ingested: Sendable {
     /// What the App Store inputs held, when there were any or the signature checks differ
     /// from the default (reports then say how signatures were treated).
     var appStore: AppStoreSummary?
-    /// Ids of customers made for App Store subscriptions that link to no app transaction.
+    /// Ids of customers a source made for records that link to no known customer.
     var unlinkedCustomers: Set<String> = []
 }
 
-/// Reads every recognised input of a run into the ledger.
+/// Reads every recognised input of a run into the ledger, source by source.
 enum IngestStage {
-    /// Reads `inputs` (recognised, with their CSV headers) into `ledger`, App Store files
-    /// first and together (their customers link across files), then the canonical files.
-    ///
-    /// Customer files are read in input order on a thread of their own (whether a repeated
-    /// customer row is accepted depends on order, so each is read as one range), while the
-    /// transaction files are read on every core: reading customers no longer leaves a core
-    /// idle. The ledger is shared and folding is commutative, so nothing else changes.
+    /// Reads `inputs` into `ledger`: each registered source reads the inputs it recognised,
+    /// in the order given, and the sources take turns in the order they are registered.
     static func read(
-        _ inputs: [(InputDescription, header: [String]?)], settings: AuditSettings, into ledger: ShardedLedger,
-        progress: ProgressSink?, options: IngestOptions
+        _ inputs: [RecognizedInput], settings: AuditSettings, into ledger: ShardedLedger, progress: ProgressSink?,
+        options: IngestOptions
     ) throws(GrandfatherError) -> Ingested {
-        let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: settings.policy.defaultTimeZone))
-        let meter = ProgressMeter(sink: progress, total: inputs.reduce(0) { $0 + $1.0.size })
-        let appStore = try AppStoreIngest.read(
-            inputs.map(\.0).filter { $0.format == .appStore }, policy: settings.policy, checks: settings.signatures,
-            normalizer: normalizer, ledger: ledger, now: settings.now, meter: meter)
-        let canonical = inputs.indices.filter { inputs[$0].0.format != .appStore }
-        let results = ResultSlots<(InputReport, [Rejection])>(count: inputs.count)
-        // Reads the files at `indices` in order, stopping at the first that fails.
-        let readFiles = { @Sendable (indices: [Int]) in
-            for index in indices {
-                let result = Result { () throws(GrandfatherError) in
-                    try FileIngest.read(
-                        inputs[index].0, header: inputs[index].header, normalizer: normalizer, ledger: ledger,
-                        options: options, meter: meter)
-                }
-                results.store(index, result)
-                if case .failure = result { break }
+        let meter = ProgressMeter(sink: progress, total: inputs.reduce(0) { $0 + $1.description.size })
+        let stream = RecordStream(settings: settings, ledger: ledger, meter: meter, options: options)
+        var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
+        var ingested = Ingested()
+        for source in InputSources.registered {
+            let indices = inputs.indices.filter { inputs[$0].isRead(by: source) }
+            let outcome = try source.read(indices.map { inputs[$0] }, into: stream)
+            guard outcome.files.count == indices.count else {
+                throw .internal("the \(source) source gave \(outcome.files.count) files for \(indices.count) inputs")
             }
+            for (index, file) in zip(indices, outcome.files) { files[index] = file }
+            ingested.unlinkedCustomers.formUnion(outcome.unlinkedCustomers)
+            if let summary = outcome.appStore { ingested.appStore = summary }
         }
-        let customersRead = DispatchGroup()
-        DispatchQueue.global().async(group: customersRead) {
-            readFiles(canonical.filter { inputs[$0].0.kind == .customers })
-        }
-        readFiles(canonical.filter { inputs[$0].0.kind != .customers })
-        customersRead.wait()
-
-        var ingested = Ingested(unlinkedCustomers: appStore.unlinkedCustomers)
-        var appStoreReports = appStore.reports.makeIterator()
-        // In input order, so that the first file that failed is the one reported.
-        for (index, (description, _)) in inputs.enumerated() {
-            if description.format == .appStore, let report = appStoreReports.next() {
-                ingested.reports.append(report)
-                ingested.rejections.append(contentsOf: appStore.rejections.filter { $0.file == description.path })
-                continue
-            }
-            let (report, fileRejections) = try results.take(index)
+        for case (let report, let rejections)? in files {
             ingested.reports.append(report)
-            ingested.rejections.append(contentsOf: fileRejections)
-        }
-        if appStore.summary.files > 0 || settings.signatures != SignatureChecks() {
-            ingested.appStore = appStore.summary
+            ingested.rejections.append(contentsOf: rejections)
         }
         return ingested
     }
 
-    /// About how many transaction rows the inputs hold, from each file's size and the mean
-    /// length of its first lines, so the fingerprint table is sized once, up front.
-    static func estimatedTransactions(_ inputs: [InputDescription]) throws(GrandfatherError) -> Int {
+    /// About how many transaction rows the inputs hold, so the fingerprint table is sized
+    /// once, up front.
+    static func estimatedTransactions(_ inputs: [RecognizedInput]) throws(GrandfatherError) -> Int {
         var total = 0.0
-        var sample: [UInt8] = []
-        for input in inputs where input.kind == .transactions && input.format != .appStore {
-            let source = try ByteSource(path: input.path)
-            let count = try source.read(at: source.dataStart, count: 1 << 18, into: &sample)
-            let lines = sample[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            total += Double(source.size) / Double(max(count, 1)) * Double(max(lines, 1))
-        }
+        for input in inputs { total += try input.source.estimatedTransactions(input) }
         return Int(total * 1.02)
     }
 }

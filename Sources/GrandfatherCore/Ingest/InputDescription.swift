@@ -6,6 +6,4 @@ public struct InputDescription: Sendable, Equatable {
     public var kind: RecordKind
     /// The size in bytes when recognised.
     public var size: Int64 = 0
-    /// Which App Store shape, for `appStore` files.
-    var appStoreShape: AppStoreShape?
 }

@@ -20,15 +20,6 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// How a file is written (SPEC §8.1).
-public enum InputFormat: String, Sendable, Codable {
-    case csv
-    case jsonArray = "json"
-    case jsonLines = "jsonl"
-    /// One of the App Store's own shapes (signed transactions, notifications, receipts…).
-    case appStore = "app-store"
-}
-
 /// The fields of a customers record, in SPEC §2 order; raw values index `RawRow.spans`.
 public enum CustomerField: Int, CaseIterable, Sendable {
     case customerID, platform, originalAppVersion, originalPurchaseDate, environment, preorderDate, storefront

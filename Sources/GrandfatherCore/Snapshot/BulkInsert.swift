@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// One prepared INSERT stepped directly through SQLite's C interface: the snapshot writes
 /// millions of rows, and building GRDB `StatementArguments` per row costs more than the
-/// insert itself (see the benchmark figures in the README). Errors read like GRDB's.
+/// insert itself (see the benchmark figures in bench/README.md). Errors read like GRDB's.
 ///
 /// Text is copied into a buffer of the inserter's own and bound `SQLITE_STATIC`, so SQLite
 /// neither allocates nor copies per value (its allocator takes a global lock each time).

@@ -83,7 +83,7 @@ extension GeneratedDataset {
             }
             writer.text("]")
             writer.lineBreak()
-        case .appStore:
+        default:
             preconditionFailure("generated datasets are canonical files only")
         }
         random = writer.random

@@ -26,7 +26,7 @@ enum RecordSplitter {
         switch format {
         case .csv: cuts = try csvCuts(source, targets: targets)
         case .jsonLines: cuts = try lineCuts(source, targets: targets)
-        case .jsonArray, .appStore: cuts = []
+        default: cuts = []
         }
         var bounds = [start]
         for cut in cuts where cut > bounds[bounds.count - 1] && cut < source.size { bounds.append(cut) }

@@ -212,6 +212,20 @@ struct JSONReader {
         return -1
     }
 
+    /// `firstObjectKeys(_:format:)` over a file's first bytes, with the syntax error that
+    /// stopped it returned rather than thrown (more bytes may cure it).
+    static func firstObjectKeys(
+        _ prefix: [UInt8], format: InputFormat
+    ) -> (keys: [String]?, problem: JSONSyntaxError?) {
+        prefix.withUnsafeBytes { raw in
+            do throws(JSONSyntaxError) {
+                return (try firstObjectKeys(raw, format: format), nil)
+            } catch {
+                return (nil, error)
+            }
+        }
+    }
+
     /// The keys of the first object in a JSON array, or of the first line of a JSON Lines file
     /// that holds a well-formed object (a malformed line is a rejected row, not the file's
     /// kind), for recognition; `nil` when there is none. Values are skipped as the readers skip

@@ -1,31 +1,50 @@
 import Foundation
 
-/// Reads every App Store input of a run together (identities link across files), then feeds
-/// the linked rows through the same normalizer and ledger as canonical rows, one
-/// `IngestSink` per file and kind, so that accounting and rejections work as for CSV.
-enum AppStoreIngest {
-    /// What the App Store inputs gave.
-    struct Outcome {
-        /// One report per file, in the order given.
-        var reports: [InputReport] = []
-        var rejections: [Rejection] = []
-        var summary: AppStoreSummary
-        /// Ids of customers made for unlinked subscriptions (flagged).
-        var unlinkedCustomers: Set<String> = []
-    }
+extension InputFormat {
+    /// One of the App Store's own shapes (signed transactions, notifications, receipts…).
+    public static let appStore = InputFormat(rawValue: "app-store")
+}
 
+/// Every App Store export shape: the App Store Server API's responses, notifications V1
+/// and V2, verifyReceipt bodies, signed or decoded.
+///
+/// Its files are read together, because identities link across them (an app transaction in
+/// one file, its subscriptions in another): each file is read into App Store records, the
+/// `AppStoreLinker` pass gives every record its customer, and then each file's linked rows
+/// flow into the record stream in the canonical fields, one sink per file and kind, so that
+/// accounting and rejections work as for CSV.
+enum AppStoreSource: InputSource {
     /// The largest App Store file read: these are read whole.
     static let maximumFileSize = 1 << 30
 
-    static func read(
-        _ inputs: [InputDescription], policy: Policy, checks: SignatureChecks, normalizer: RecordNormalizer,
-        ledger: ShardedLedger, now: Instant, meter: ProgressMeter?
-    ) throws(GrandfatherError) -> Outcome {
-        var checks = checks
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        switch AppStoreRecognizer.recognize(file.prefix) {
+        case .appStore(let shape):
+            return RecognizedInput(
+                description: file.describe(format: .appStore, kind: .transactions), source: Self.self, detail: shape)
+        case .notRecords(let what):
+            throw .input(file: file.path, line: nil, message: what)
+        case nil:
+            return nil
+        }
+    }
+
+    /// The linker decides the customers, so the rows cannot be counted before reading.
+    static func estimatedTransactions(_ input: RecognizedInput) -> Double { 0 }
+
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        let policy = stream.settings.policy
+        var checks = stream.settings.signatures
         if policy.apple.acceptsSelfSigned { checks.acceptSelfSigned = true }
-        var outcome = Outcome(summary: AppStoreSummary(checks: checks))
-        guard !inputs.isEmpty else { return outcome }
-        let checker = try makeChecker(checks, now: now)
+        var summary = AppStoreSummary(checks: checks)
+        var outcome = SourceOutcome()
+        // Reports say how signatures were treated whenever that was asked about, files or not.
+        let reportsChecks = stream.settings.signatures != SignatureChecks()
+        guard !inputs.isEmpty else {
+            if reportsChecks { outcome.appStore = summary }
+            return outcome
+        }
+        let checker = try makeChecker(checks, now: stream.settings.now)
         let options = AppStoreReadOptions(
             trustDecoded: checks.trustDecoded, bundleID: policy.apple.bundleID, environment: policy.apple.environment,
             acceptSelfSigned: checks.verify && checks.acceptSelfSigned)
@@ -33,36 +52,35 @@ enum AppStoreIngest {
         var contents: [[AppStoreRecord]] = []
         var digests: [String] = []
         for input in inputs {
-            guard let shape = input.appStoreShape else { throw .internal("\(input.path) has no App Store shape") }
-            let source = try ByteSource(path: input.path)
+            let path = input.description.path
+            guard let shape = input.detail as? AppStoreShape else { throw .internal("\(path) has no App Store shape") }
+            let source = try ByteSource(path: path)
             guard source.size <= maximumFileSize else {
                 throw .input(
-                    file: input.path, line: nil,
+                    file: path, line: nil,
                     message:
                         "App Store file of \(source.size) bytes is over the \(maximumFileSize >> 20) MiB read whole")
             }
             let bytes = try source.readAll()
             digests.append(try source.sha256())
             let read = AppStoreFileReader.read(bytes, shape: shape, options: options, checker: checker)
-            for record in read.records { count(record, into: &outcome.summary) }
-            outcome.summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
-            outcome.summary.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)
+            for record in read.records { count(record, into: &summary) }
+            summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
+            summary.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)
             contents.append(read.records)
-            meter?.advance(bytes: source.size, rows: read.records.count)
+            stream.meter?.advance(bytes: source.size, rows: read.records.count)
         }
-        outcome.summary.files = inputs.count
+        summary.files = inputs.count
 
         let (linked, unlinked) = AppStoreLinker(policy: policy.apple).link(contents)
         outcome.unlinkedCustomers = unlinked
-        outcome.summary.unlinkedCustomers = unlinked.count
+        summary.unlinkedCustomers = unlinked.count
         for (index, input) in inputs.enumerated() {
             let rows = linked[index]
-            outcome.summary.superseded += rows.superseded
-            let (report, rejections) = feed(
-                rows, of: input, digest: digests[index], normalizer: normalizer, ledger: ledger)
-            outcome.reports.append(report)
-            outcome.rejections.append(contentsOf: rejections)
+            summary.superseded += rows.superseded
+            outcome.files.append(feed(rows, of: input.description, digest: digests[index], into: stream))
         }
+        outcome.appStore = summary
         return outcome
     }
 
@@ -86,13 +104,12 @@ enum AppStoreIngest {
         summary.rowsByTrust[trust.rawValue, default: 0] += 1
     }
 
-    /// Feeds one file's linked rows to the ledger and accounts for them.
+    /// Feeds one file's linked rows to the stream and accounts for them.
     private static func feed(
-        _ rows: AppStoreLinker.FileRows, of input: InputDescription, digest: String, normalizer: RecordNormalizer,
-        ledger: ShardedLedger
-    ) -> (InputReport, [Rejection]) {
-        var customers = IngestSink(file: input.path, kind: .customers, normalizer: normalizer, ledger: ledger)
-        var transactions = IngestSink(file: input.path, kind: .transactions, normalizer: normalizer, ledger: ledger)
+        _ rows: AppStoreLinker.FileRows, of input: InputDescription, digest: String, into stream: RecordStream
+    ) -> (report: InputReport, rejections: [Rejection]) {
+        var customers = stream.sink(file: input.path, kind: .customers)
+        var transactions = stream.sink(file: input.path, kind: .transactions)
         var writer = CanonicalRowWriter()
         for (line, fields) in rows.customers {
             writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &customers)
@@ -123,31 +140,5 @@ enum AppStoreIngest {
 private struct UncheckedSignatures: JWSChecking {
     func check(_ jws: CompactJWS, signedAt: Instant?) -> SignatureOutcome {
         .unchecked
-    }
-}
-
-/// Lays canonical field text out as a `RawRow`, so linked App Store records pass through
-/// the normalizer exactly as CSV rows do.
-private struct CanonicalRowWriter {
-    private var buffer: [UInt8] = []
-    private var rows: [Int: RawRow] = [:]
-
-    mutating func emit<Field: RawRepresentable & Hashable>(
-        _ fields: [Field: String], fieldCount: Int, line: Int, into sink: inout IngestSink
-    ) where Field.RawValue == Int {
-        let row = rows[fieldCount] ?? RawRow(fieldCount: fieldCount)
-        rows[fieldCount] = row
-        buffer.removeAll(keepingCapacity: true)
-        var spans: [(field: Int, start: Int, count: Int)] = []
-        for (field, text) in fields {
-            spans.append((field.rawValue, buffer.count, text.utf8.count))
-            buffer.append(contentsOf: text.utf8)
-        }
-        var current = row
-        buffer.withUnsafeBytes { raw in
-            current.reset(line: line, base: raw.baseAddress)
-            for span in spans { current.set(field: span.field, column: 0, start: span.start, count: span.count) }
-            sink.accept(current)
-        }
     }
 }

@@ -54,9 +54,9 @@ enum FileIngest {
                         try JSONReader(kind: description.kind).readArray(source, into: &sink)
                         meter?.advance(bytes: range.count, rows: sink.rowsRead)
                         lineBreaks = 0
-                    case .appStore:
-                        // App Store files are read together, by `AppStoreIngest`.
-                        throw .internal("\(description.path): an App Store file reached the canonical readers")
+                    default:
+                        throw .internal(
+                            "\(description.path): a \(description.format) file reached the canonical readers")
                     }
                     sink.flush()
                     return RangeResult(sink: sink, lineBreaks: lineBreaks)

@@ -1,0 +1,41 @@
+/// The first bytes of an input being recognised, read a chunk at a time as sources ask for
+/// more: most files are told by their first chunk, a JSON file whose first object is long
+/// by a few more.
+struct FilePeek {
+    /// The path as given.
+    let path: String
+    /// The open file (its byte-order mark, if any, already skipped).
+    let source: ByteSource
+    /// The bytes read so far, from the start of the data.
+    private(set) var prefix: [UInt8] = []
+    private var offset: Int
+    private var chunk: [UInt8] = []
+
+    init(path: String) throws(GrandfatherError) {
+        self.path = path
+        source = try ByteSource(path: path)
+        offset = source.dataStart
+    }
+
+    /// The file's size in bytes.
+    var size: Int { source.size }
+
+    /// Reads the next chunk onto `prefix`; `false` at the end of the file.
+    mutating func readMore() throws(GrandfatherError) -> Bool {
+        let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk)
+        guard count > 0 else { return false }
+        prefix.append(contentsOf: chunk[0..<count])
+        offset += count
+        return true
+    }
+
+    /// The first byte read that is not a space, tab or line break; `nil` while there is none.
+    var firstNonBlank: UInt8? {
+        prefix.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    }
+
+    /// A description of the file as `source` recognised it.
+    func describe(format: InputFormat, kind: RecordKind) -> InputDescription {
+        InputDescription(path: path, format: format, kind: kind, size: Int64(size))
+    }
+}

@@ -1,0 +1,82 @@
+/// One kind of input file: the door every format comes in by.
+///
+/// A source recognises its files by their content (SPEC §8.1) and reads them into the one
+/// stream of normalised records: rows laid out in the canonical fields of SPEC §2, given to
+/// the `RecordStream`'s sinks, which normalise them (SPEC §8.3), fold accepted records into
+/// the ledger and account for every row, or reject it with its file, line and reason.
+/// Nothing after the ingest stage knows which source a record came from.
+///
+/// To add a source: a folder holding a type that conforms, and one line in
+/// `InputSources.registered`.
+protocol InputSource: Sendable {
+    /// Recognises the file being peeked at, or returns `nil` when it is not this source's.
+    ///
+    /// - Throws: `GrandfatherError` when the file is plainly this source's kind but holds no
+    ///   records to read (a certificate, a header that lacks a required column).
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput?
+
+    /// Reads every input of a run that this source recognised, in the order given (the first
+    /// customer row of an id wins, so order matters), and returns what each file gave, in
+    /// the same order.
+    ///
+    /// Every registered source is asked, with no inputs when it recognised none: a source may
+    /// still have something to report (the App Store source reports its signature checks).
+    ///
+    /// - Throws: `GrandfatherError` for the first input, in the order given, that cannot be read.
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome
+
+    /// About how many transaction rows `input` holds, so that the fingerprint table is sized
+    /// once, up front; 0 when the source cannot tell cheaply.
+    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double
+}
+
+/// A file a source has recognised.
+struct RecognizedInput: Sendable {
+    var description: InputDescription
+    /// The source that recognised the file and will read it.
+    var source: any InputSource.Type
+    /// What the source learned while recognising it and needs again to read it (a CSV
+    /// header, an App Store shape); only that source looks inside.
+    var detail: any Sendable
+
+    /// Whether `source` recognised this file.
+    func isRead(by source: any InputSource.Type) -> Bool {
+        ObjectIdentifier(self.source) == ObjectIdentifier(source)
+    }
+}
+
+/// What a source's inputs gave besides the records folded into the ledger.
+struct SourceOutcome: Sendable {
+    /// Per input, in the order given: its accounting and its rejections, in line order.
+    var files: [(report: InputReport, rejections: [Rejection])] = []
+    /// Customers the source made for records that no identity reached; flagged
+    /// `unlinked_transactions`.
+    var unlinkedCustomers: Set<String> = []
+    /// What the App Store inputs held, for the reports' App Store section; only the App Store
+    /// source gives one.
+    var appStore: AppStoreSummary?
+}
+
+/// Where sources deliver rows, and the settings they read with.
+struct RecordStream: Sendable {
+    let settings: AuditSettings
+    let normalizer: RecordNormalizer
+    let ledger: ShardedLedger
+    let meter: ProgressMeter?
+    let options: IngestOptions
+
+    init(settings: AuditSettings, ledger: ShardedLedger, meter: ProgressMeter?, options: IngestOptions) {
+        self.settings = settings
+        self.normalizer = RecordNormalizer(
+            timestamps: TimestampParser(defaultZone: settings.policy.defaultTimeZone))
+        self.ledger = ledger
+        self.meter = meter
+        self.options = options
+    }
+
+    /// A sink for the rows of `kind` read from `file`: it normalises, folds and accounts for
+    /// them. Parsers of several ranges of one file each take their own.
+    func sink(file: String, kind: RecordKind) -> IngestSink {
+        IngestSink(file: file, kind: kind, normalizer: normalizer, ledger: ledger)
+    }
+}
