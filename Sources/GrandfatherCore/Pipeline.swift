@@ -36,16 +36,17 @@ public enum Pipeline {
         var stopwatch = Stopwatch()
         // Recognise every input before reading any, so a wrong file fails the run at once.
         let files = try inputs.map { path throws(GrandfatherError) in try InputRecognizer.recognize(path: path) }
+        let rules = runs.map(AuditRules.init)
         let ledger = ShardedLedger.folding(
-            for: runs, expectedTransactions: try IngestStage.estimatedTransactions(files))
+            for: rules, expectedTransactions: try IngestStage.estimatedTransactions(files))
         let ingested = try IngestStage.read(
             files, settings: settings, into: ledger, progress: progress, options: hooks.ingest)
         var timings = StageTimings(ingest: stopwatch.lap())
         hooks.reach(.afterIngest)
         var audits: [Audit] = []
-        for (run, ledger) in zip(runs, ledger.withFollowers) {
+        for (run, (rules, ledger)) in zip(runs, zip(rules, ledger.withFollowers)) {
             let results = ClassifyStage.classify(
-                ledger, under: run, unlinked: ingested.unlinkedCustomers, hooks: hooks)
+                ledger, under: rules, unlinked: ingested.unlinkedCustomers, hooks: hooks)
             let revenue = RevenueAtStake(results)
             timings.classify = stopwatch.lap()
             let changes = try ChangeDetector.changes(in: results, since: previous)

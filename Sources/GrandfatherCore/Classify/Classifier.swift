@@ -1,20 +1,23 @@
-/// Decides class, flags and entitlements for one customer (SPEC §4, §5, §8.8–8.24).
+/// Decides class, flags and entitlements for one customer by the run's rules (SPEC §4, §5,
+/// §8.8–8.24, stated in `Rules/`): it composes them, and lays a customer's grants out in
+/// scratch space for the reports and the snapshot, which read a million customers' grants.
 ///
-/// A class, so that the closures of the per-customer passes share one policy instead of
-/// copying it (and its reference counts) per customer.
+/// A class, so that the closures of the per-customer passes share one set of rules instead
+/// of copying it (and its reference counts) per customer.
 public final class Classifier: Sendable {
-    public let policy: Policy
-    public let asOf: Instant
-    private let cutoverRules: CutoverRules
-    private let basis: CutoverBasis
-    private let entitlements: ProductEntitlements
+    let rules: AuditRules
 
-    public init(policy: Policy, asOf: Instant) {
-        self.policy = policy
-        self.asOf = asOf
-        cutoverRules = CutoverRules(policy: policy, asOf: asOf)
-        basis = policy.cutover.basis
-        entitlements = ProductEntitlements(policy)
+    public var policy: Policy { rules.policy }
+    public var asOf: Instant { rules.asOf }
+
+    init(_ rules: AuditRules) {
+        self.rules = rules
+    }
+
+    /// A classifier with rules of its own: a job that reads every customer builds its own,
+    /// so that no reference count is shared with the other core's jobs.
+    public convenience init(policy: Policy, asOf: Instant) {
+        self.init(AuditRules(AuditSettings(policy: policy, asOf: asOf)))
     }
 
     /// Classifies a customer from its record and folded activity, entitlements included.
@@ -36,19 +39,10 @@ public final class Classifier: Sendable {
             // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
             return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
         }
-        var facts = FlagFacts(customer: customer, activity: activity, rules: cutoverRules)
-        let grandfathered = isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
-        facts.grandfathered = grandfathered
-        let customerClass: CustomerClass
-        if grandfathered {
-            customerClass = .grandfathered
-        } else if facts.anyCurrent {
-            customerClass = .subscriber
-        } else if facts.hasDurable {
-            customerClass = .lapsed
-        } else {
-            customerClass = .new
-        }
+        var facts = FlagFacts(customer: customer, activity: activity, rules: rules)
+        facts.grandfathered = rules.isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
+        let customerClass = rules.customerClass(
+            grandfathered: facts.grandfathered, anyCurrent: facts.anyCurrent, hasDurable: facts.hasDurable)
         return Verdict(
             customerClass: customerClass, flags: facts.flags(), byVersion: facts.byVersion, byDate: facts.byDate)
     }
@@ -60,40 +54,6 @@ public final class Classifier: Sendable {
     ) -> CustomerActivity.LatestRenewable? {
         guard verdict.flags.contains(.billingRetry), activity.current.isEmpty else { return nil }
         return activity.latestRenewable
-    }
-
-    /// The rule of SPEC §4 that put a customer in its class; `grandfathered` names the answers
-    /// the basis used (under `either`, every answer that said "before").
-    static func reason(
-        _ customerClass: CustomerClass, byVersion: Bool?, byDate: Bool?, basis: CutoverBasis
-    ) -> Verdict.Reason {
-        switch customerClass {
-        case .excluded: return .sandbox
-        case .subscriber: return .currentTransaction
-        case .lapsed: return .nothingCurrent
-        case .new: return .nothingDurable
-        case .grandfathered:
-            let version = byVersion ?? false
-            let date = byDate ?? false
-            switch basis {
-            case .version: return .version
-            case .date: return .date
-            case .both: return .versionAndDate
-            case .either: return version && date ? .versionAndDate : version ? .version : .date
-            }
-        }
-    }
-
-    /// Whether the policy's basis says "bought before the cutover"; an absent answer is a no.
-    func isGrandfathered(byVersion: Bool?, byDate: Bool?) -> Bool {
-        let version = byVersion ?? false
-        let date = byDate ?? false
-        switch basis {
-        case .version: return version
-        case .date: return date
-        case .either: return version || date
-        case .both: return version && date
-        }
     }
 
     /// One grant per (entitlement, current transaction), plus the grandfathered grants, for the
@@ -112,7 +72,7 @@ public final class Classifier: Sendable {
 
     /// The entitlement a grant gives.
     func name(of place: GrantPlace) -> String {
-        entitlements.names[place.name]
+        rules.entitlements.names[place.name]
     }
 
     /// Calls `body` with a customer's grants (SPEC §8.13): one per (entitlement, current
@@ -132,6 +92,7 @@ public final class Classifier: Sendable {
     ) rethrows -> Result {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         let holds = customerClass != .excluded
+        let entitlements = rules.entitlements
         let grandfathered = customerClass == .grandfathered ? entitlements.grandfathered : 0..<0
         let most = holds ? grandfathered.count + activity.current.count * entitlements.widest : 0
         return try withUnsafeTemporaryAllocation(of: GrantPlace.self, capacity: max(most, 1)) { places in
@@ -142,9 +103,9 @@ public final class Classifier: Sendable {
                     count = insert(place, into: places, count, activity)
                 }
                 for index in activity.current.indices {
-                    let source: EntitlementSource =
-                        activity.current[index].throughGrace
-                        ? .gracePeriod : activity.current[index].familyShared ? .familyShared : .purchase
+                    let source = EntitlementSource.of(
+                        throughGrace: activity.current[index].throughGrace,
+                        familyShared: activity.current[index].familyShared)
                     let names = entitlements.of(product: activity.current[index].productID)
                     if names.isEmpty { grantingNothing(index) }
                     for name in names {
@@ -182,6 +143,7 @@ public final class Classifier: Sendable {
 
     /// Whether two places stand for equal `EntitlementGrant`s.
     private func same(_ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity) -> Bool {
+        let entitlements = rules.entitlements
         guard entitlements.rank[lhs.name] == entitlements.rank[rhs.name], lhs.source == rhs.source else { return false }
         switch (lhs.transaction, rhs.transaction) {
         case (nil, nil): return true
@@ -196,7 +158,7 @@ public final class Classifier: Sendable {
     private func precedes(
         _ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity
     ) -> Bool {
-        let (left, right) = (entitlements.rank[lhs.name], entitlements.rank[rhs.name])
+        let (left, right) = (rules.entitlements.rank[lhs.name], rules.entitlements.rank[rhs.name])
         if left != right { return left < right }
         if lhs.source != rhs.source { return lhs.source.rawValue.codePointPrecedes(rhs.source.rawValue) }
         // A grandfathered grant has no transaction: its id counts as empty, its expiry as earliest.
@@ -208,54 +170,6 @@ public final class Classifier: Sendable {
         let leftEnd = activity.current[leftIndex].endsAt
         let rightEnd = activity.current[rightIndex].endsAt
         return (leftEnd?.microseconds ?? .min) < (rightEnd?.microseconds ?? .min)
-    }
-}
-
-/// One grant (SPEC §8.13) by position: the entitlement's place in the policy's list
-/// (`Classifier.name(of:)`), where it comes from, and the index of the current transaction
-/// behind it in the customer's activity (`nil` for a grandfathered grant).
-struct GrantPlace {
-    var name: Int
-    var source: EntitlementSource
-    var transaction: Int?
-}
-
-/// The policy's entitlements per product, flattened into one list of names: a lookup gives a
-/// range of it, a value no reference count guards.
-struct ProductEntitlements: Sendable {
-    let names: [String]
-    /// Each name's place in code-point order among the distinct names: equal names have equal
-    /// ranks, so grants are compared without comparing strings.
-    let rank: [Int]
-    /// The grants of a grandfathered customer.
-    let grandfathered: Range<Int>
-    /// The most names one product grants.
-    let widest: Int
-    private let unknownProduct: Range<Int>
-    private let products: [String: Range<Int>]
-
-    init(_ policy: Policy) {
-        var names: [String] = []
-        func place(_ list: [String]) -> Range<Int> {
-            let start = names.count
-            names.append(contentsOf: list)
-            return start..<names.count
-        }
-        grandfathered = place(policy.grandfatheredEntitlements)
-        unknownProduct = place(policy.unknownProductEntitlements)
-        var products: [String: Range<Int>] = [:]
-        for product in policy.products.keys { products[product] = place(policy.entitlements(forProduct: product)) }
-        self.names = names
-        self.products = products
-        let distinct = Set(names).sorted { $0.codePointPrecedes($1) }
-        let ranks = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
-        rank = names.map { ranks[$0] ?? 0 }
-        widest = products.values.reduce(unknownProduct.count) { max($0, $1.count) }
-    }
-
-    /// `Policy.entitlements(forProduct:)`, as positions in `names`.
-    func of(product: String) -> Range<Int> {
-        products[product] ?? unknownProduct
     }
 }
 

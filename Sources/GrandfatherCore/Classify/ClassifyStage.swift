@@ -1,12 +1,12 @@
 /// Stage 3 of the pipeline: the ledger's customers, each with its verdict.
 enum ClassifyStage {
     /// Takes the customers and their activities out of `ledger` and classifies them under
-    /// `settings`; customers made for unlinked App Store subscriptions are marked first
+    /// `rules`; customers made for unlinked App Store subscriptions are marked first
     /// (SPEC §8.22 flags them).
     static func classify(
-        _ ledger: ShardedLedger, under settings: AuditSettings, unlinked: Set<String>, hooks: TestHooks
+        _ ledger: ShardedLedger, under rules: AuditRules, unlinked: Set<String>, hooks: TestHooks
     ) -> CustomerResults {
-        let classifier = Classifier(policy: settings.policy, asOf: settings.asOf)
+        let classifier = Classifier(rules)
         var (customers, activities) = ledger.finish()
         if !unlinked.isEmpty {
             for index in customers.indices where unlinked.contains(customers[index].id) {

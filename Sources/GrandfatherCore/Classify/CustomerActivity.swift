@@ -54,13 +54,17 @@ struct CustomerActivity: Sendable {
 
     /// Folds one production transaction of `batch` in. Strings are made only for what is
     /// kept: a current grant, or a new latest auto-renewable.
-    mutating func fold(_ transaction: Transaction, of batch: TransactionBatch, rules: FoldRules) {
-        let asOf = rules.asOf
+    mutating func fold(_ transaction: Transaction, of batch: TransactionBatch, rules: AuditRules) {
         hasTransaction = true
         let durable = transaction.productType.isDurable
         if durable { hasDurable = true }
         if durable, transaction.isRevoked { hasRevokedDurable = true }
-        if Self.hasImpossibleDates(transaction, asOf: asOf) { hasImpossibleDates = true }
+        if rules.hasImpossibleDates(
+            purchased: transaction.purchaseDate, expires: transaction.expiresDate,
+            revoked: transaction.revocationDate)
+        {
+            hasImpossibleDates = true
+        }
         if transaction.productType == .autoRenewable, isLater(transaction, of: batch) {
             latestRenewable = LatestRenewable(
                 compactTransactionID: batch.withBytes(transaction.transactionID) { CompactText($0) },
@@ -87,36 +91,17 @@ struct CustomerActivity: Sendable {
             (transaction.renewalState?.rawValue ?? "").utf8)
     }
 
-    /// The grant a transaction makes as of `asOf`, or `nil` when it is not current (SPEC §4, §8.11).
+    /// The grant a transaction makes, or `nil` when it is not current (`AuditRules.currency`).
     static func currentGrant(
-        _ transaction: Transaction, of batch: TransactionBatch, rules: FoldRules
+        _ transaction: Transaction, of batch: TransactionBatch, rules: AuditRules
     ) -> CurrentGrant? {
-        let asOf = rules.asOf
-        guard !transaction.isRevoked else { return nil }
-        var throughGrace = false
-        let endsAt: Instant?
-        switch transaction.productType {
-        case .consumable:
-            return nil
-        case .nonConsumable:
-            endsAt = nil
-        case .nonRenewing:
-            let product = batch.string(transaction.productID) ?? ""
-            let end = transaction.purchaseDate.adding(seconds: rules.policy.termSeconds(forProduct: product))
-            guard end > asOf else { return nil }
-            endsAt = end
-        case .autoRenewable:
-            if let expires = transaction.expiresDate, expires > asOf {
-                endsAt = expires
-            } else if transaction.renewalState == .inGracePeriod, let grace = transaction.gracePeriodExpiresDate,
-                grace > asOf
-            {
-                throughGrace = true
-                endsAt = grace
-            } else {
-                return nil
-            }
-        }
+        guard
+            let currency = rules.currency(
+                of: transaction.productType, revoked: transaction.isRevoked, purchased: transaction.purchaseDate,
+                expires: transaction.expiresDate, renewalState: transaction.renewalState,
+                graceExpires: transaction.gracePeriodExpiresDate,
+                product: { batch.string(transaction.productID) ?? "" })
+        else { return nil }
         let transactionID = batch.withBytes(transaction.transactionID) { CompactText($0) }
         var revenue: CurrentGrant.Revenue?
         if transaction.productType == .autoRenewable || transaction.productType == .nonRenewing {
@@ -130,27 +115,7 @@ struct CustomerActivity: Sendable {
         }
         return CurrentGrant(
             transactionID: transactionID, productID: batch.string(transaction.productID) ?? "",
-            productType: transaction.productType, throughGrace: throughGrace,
-            familyShared: transaction.ownership == .familyShared, endsAt: endsAt, revenue: revenue)
-    }
-
-    /// Expiry before purchase, or a purchase or revocation after as-of (SPEC §8.24).
-    static func hasImpossibleDates(_ transaction: Transaction, asOf: Instant) -> Bool {
-        if let expires = transaction.expiresDate, expires < transaction.purchaseDate { return true }
-        if transaction.purchaseDate > asOf { return true }
-        if let revoked = transaction.revocationDate, revoked > asOf { return true }
-        return false
-    }
-}
-
-/// What folding needs of the run, shared by reference: passing the policy by value to every
-/// fold would retain and release each of its strings and tables per transaction.
-final class FoldRules: Sendable {
-    let policy: Policy
-    let asOf: Instant
-
-    init(policy: Policy, asOf: Instant) {
-        self.policy = policy
-        self.asOf = asOf
+            productType: transaction.productType, throughGrace: currency.throughGrace,
+            familyShared: transaction.ownership == .familyShared, endsAt: currency.endsAt, revenue: revenue)
     }
 }

@@ -49,7 +49,7 @@ extension Explanation {
         guard let customerClass = CustomerClass(rawValue: classText) else {
             throw GrandfatherError.io(path: path, message: "customer '\(id)' has unknown class '\(classText)'")
         }
-        let reason = Classifier.reason(
+        let reason = AuditRules.reason(
             customerClass, byVersion: facts.byVersion, byDate: facts.byDate, basis: run.policy.cutover.basis)
         // A snapshot written before explain existed names no products and keeps no deciding
         // transactions: its transactions are "not recorded".

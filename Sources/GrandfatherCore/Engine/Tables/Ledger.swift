@@ -6,7 +6,7 @@ import Foundation
 /// Memory grows with customers; per transaction only a fingerprint remains, kept apart in
 /// `TransactionFingerprints`.
 final class Ledger {
-    private let rules: FoldRules
+    private let rules: AuditRules
 
     // A shard is only ever used under its lock (`ShardedLedger`), so the run-time exclusivity
     // checks Swift makes on every access to a class's stored variables, several per row, are
@@ -26,7 +26,7 @@ final class Ledger {
     /// End of each slot's long id in `idBytes` (a short id adds nothing).
     @exclusivity(unchecked) private var idEnds = GrowableBuffer<Int32>(capacity: 1 << 12)
 
-    init(rules: FoldRules) {
+    init(rules: AuditRules) {
         self.rules = rules
     }
 

@@ -26,25 +26,26 @@ final class ShardedLedger: @unchecked Sendable {
     /// inputs once and classifies them under each policy it compares.
     private let followers: [ShardedLedger]
 
-    init(policy: Policy, asOf: Instant, expectedTransactions: Int, followers: [ShardedLedger] = []) {
+    init(rules: AuditRules, expectedTransactions: Int, followers: [ShardedLedger] = []) {
         self.followers = followers
         let count = Self.shardCount
         locks = (0..<count).map { _ in NSLock() }
         fingerprintLocks = (0..<count).map { _ in NSLock() }
-        let rules = FoldRules(policy: policy, asOf: asOf)
         shards = (0..<count).map { _ in Ledger(rules: rules) }
         fingerprints = TransactionFingerprints.tables(count, expected: expectedTransactions / count + 1)
     }
 
+    /// A ledger for one run: its rules built from `policy` and `asOf`.
+    convenience init(policy: Policy, asOf: Instant, expectedTransactions: Int) {
+        self.init(
+            rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)), expectedTransactions: expectedTransactions)
+    }
+
     /// A ledger for the first of `runs` whose followers fold the same rows for the others.
-    static func folding(for runs: [AuditSettings], expectedTransactions: Int) -> ShardedLedger {
-        let followers = runs.dropFirst().map {
-            ShardedLedger(policy: $0.policy, asOf: $0.asOf, expectedTransactions: expectedTransactions)
-        }
+    static func folding(for runs: [AuditRules], expectedTransactions: Int) -> ShardedLedger {
+        let followers = runs.dropFirst().map { ShardedLedger(rules: $0, expectedTransactions: expectedTransactions) }
         guard let first = runs.first else { preconditionFailure("a ledger folds for at least one run") }
-        return ShardedLedger(
-            policy: first.policy, asOf: first.asOf, expectedTransactions: expectedTransactions,
-            followers: Array(followers))
+        return ShardedLedger(rules: first, expectedTransactions: expectedTransactions, followers: Array(followers))
     }
 
     /// This ledger, then its followers: one per run, in the order of `folding(for:)`.

@@ -1,5 +1,5 @@
-/// The facts flag detection reads, taken once per customer as plain values, with one small
-/// rule per flag (SPEC §5, §8.15–8.24). Holding values rather than the customer, its activity
+/// Each flag (SPEC §5, §8.15–8.24): the facts flag detection reads, taken once per customer
+/// as plain values, with one small rule per flag. Holding values rather than the customer, its activity
 /// and the policy keeps classifying a million customers free of reference counting.
 struct FlagFacts {
     // The customer's record.
@@ -40,7 +40,7 @@ struct FlagFacts {
     /// The facts of `customer` and its activity, both borrowed: read field by field in place,
     /// since an activity handed over as a value is copied, retaining its grants' array (and an
     /// array handed over is retained, by every core at once).
-    init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: borrowing CutoverRules) {
+    init(customer: borrowing Customer, activity: borrowing CustomerActivity, rules: AuditRules) {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate
         hasVersion = customer.originalAppVersion != nil
@@ -48,23 +48,12 @@ struct FlagFacts {
         isOrphan = customer.isOrphan
         isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox
-        hasCutoverVersion = customer.platform.map { rules.hasVersion(for: $0) } ?? false
-        var byVersion: Bool?
-        var naiveDisagrees = false
-        var unparseable = false
-        if let text = customer.originalAppVersion {
-            // The version is read once, against the platform's cutover if it has one.
-            if let platform = customer.platform, let comparison = rules.compare(text, platform: platform) {
-                byVersion = comparison.lower
-                naiveDisagrees = comparison.lower != comparison.naivelyLower
-            } else {
-                unparseable = AppVersion(text) == nil
-            }
-        }
-        self.byVersion = byVersion
-        self.naiveDisagrees = naiveDisagrees
-        self.unparseable = unparseable
-        byDate = customer.originalPurchaseDate.map { $0 < rules.date }
+        hasCutoverVersion = customer.platform.map { rules.hasCutoverVersion(for: $0) } ?? false
+        let answer = rules.versionAnswer(customer.originalAppVersion, platform: customer.platform)
+        byVersion = answer.before
+        naiveDisagrees = answer.naiveDisagrees
+        unparseable = answer.unparseable
+        byDate = rules.dateAnswer(customer.originalPurchaseDate)
 
         hasTransaction = activity.hasTransaction
         hasDurable = activity.hasDurable
@@ -91,7 +80,7 @@ struct FlagFacts {
         currentPurchasedSubscription = purchasedSubscription
         latestRenewableInBillingRetry = activity.latestRenewable?.state == .inBillingRetry
 
-        cutover = rules.date
+        cutover = rules.cutover
         edgeWindowSeconds = rules.edgeWindowSeconds
         policyHasVersions = rules.hasVersions
         asOf = rules.asOf
@@ -158,39 +147,5 @@ struct FlagFacts {
         if let purchased, purchased > asOf { return true }
         if let preordered, preordered > asOf { return true }
         return false
-    }
-}
-
-/// The part of the policy flag detection reads, taken once per run: the policy itself holds
-/// strings and tables whose reference counts a copy per customer would touch.
-struct CutoverRules: Sendable {
-    let date: Instant
-    let edgeWindowSeconds: Int64
-    let hasVersions: Bool
-    let asOf: Instant
-    /// By `Platform.index`: the platform's cutover version text, absent for none. Every
-    /// customer's version is compared with one of them on every core at once.
-    private let versions: PackedTexts
-
-    init(policy: Policy, asOf: Instant) {
-        date = policy.cutover.date
-        edgeWindowSeconds = policy.edgeWindowSeconds
-        hasVersions = policy.cutover.versions != nil
-        self.asOf = asOf
-        versions = PackedTexts(Platform.allCases.map { policy.cutover.version(for: $0)?.text })
-    }
-
-    func hasVersion(for platform: Platform) -> Bool {
-        versions.contains(platform.index)
-    }
-
-    /// `AppVersion.compare` of `text` with the platform's cutover version, `nil` when there is
-    /// none.
-    func compare(_ text: String, platform: Platform) -> (lower: Bool, naivelyLower: Bool)? {
-        var text = text
-        let compared = versions.withText(platform.index) { version in
-            text.withUTF8 { AppVersion.compare($0, withVersion: version) }
-        }
-        return compared ?? nil
     }
 }
