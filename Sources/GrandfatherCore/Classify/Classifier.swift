@@ -88,19 +88,17 @@ public final class Classifier: Sendable {
     /// whose product grants no entitlement (it still decides the class, SPEC §8.11).
     func withGrants<Result>(
         _ activity: borrowing CustomerActivity, _ customerClass: CustomerClass,
-        _ body: (UnsafeBufferPointer<GrantPlace>) throws -> Result, grantingNothing: (Int) -> Void = { _ in }
+        _ body: (ScratchElements<GrantPlace>) throws -> Result, grantingNothing: (Int) -> Void = { _ in }
     ) rethrows -> Result {
         // SPEC §8.9: an excluded (sandbox) customer holds nothing.
         let holds = customerClass != .excluded
         let entitlements = rules.entitlements
         let grandfathered = customerClass == .grandfathered ? entitlements.grandfathered : 0..<0
         let most = holds ? grandfathered.count + activity.current.count * entitlements.widest : 0
-        return try withUnsafeTemporaryAllocation(of: GrantPlace.self, capacity: max(most, 1)) { places in
-            var count = 0
+        return try ScratchList<GrantPlace>.with(capacity: most) { places in
             if holds {
                 for name in grandfathered {
-                    let place = GrantPlace(name: name, source: .grandfathered, transaction: nil)
-                    count = insert(place, into: places, count, activity)
+                    insert(GrantPlace(name: name, source: .grandfathered, transaction: nil), into: &places, activity)
                 }
                 for index in activity.current.indices {
                     let source = EntitlementSource.of(
@@ -109,36 +107,29 @@ public final class Classifier: Sendable {
                     let names = entitlements.of(product: activity.current[index].productID)
                     if names.isEmpty { grantingNothing(index) }
                     for name in names {
-                        count = insert(
-                            GrantPlace(name: name, source: source, transaction: index), into: places, count, activity)
+                        insert(GrantPlace(name: name, source: source, transaction: index), into: &places, activity)
                     }
                 }
             }
-            return try body(UnsafeBufferPointer(rebasing: places[0..<count]))
+            return try body(places.elements)
         }
     }
 
-    /// Adds `candidate` to the `count` sorted, distinct grants at the start of `places`, unless
-    /// it is one of them; returns the new count.
+    /// Adds `candidate` to the sorted, distinct grants in `places`, unless it is one of them.
     private func insert(
-        _ candidate: GrantPlace, into places: UnsafeMutableBufferPointer<GrantPlace>, _ count: Int,
-        _ activity: borrowing CustomerActivity
-    ) -> Int {
-        for index in 0..<count where same(places[index], candidate, activity) {
+        _ candidate: GrantPlace, into places: inout ScratchList<GrantPlace>, _ activity: borrowing CustomerActivity
+    ) {
+        for index in 0..<places.count where same(places[index], candidate, activity) {
             if let offered = candidate.transaction, let kept = places[index].transaction,
                 activity.current[offered].productID.codePointPrecedes(activity.current[kept].productID)
             {
                 places[index].transaction = offered
             }
-            return count
+            return
         }
-        var position = count
-        while position > 0, precedes(candidate, places[position - 1], activity) {
-            places[position] = places[position - 1]
-            position -= 1
-        }
-        places[position] = candidate
-        return count + 1
+        var position = places.count
+        while position > 0, precedes(candidate, places[position - 1], activity) { position -= 1 }
+        places.insert(candidate, at: position)
     }
 
     /// Whether two places stand for equal `EntitlementGrant`s.

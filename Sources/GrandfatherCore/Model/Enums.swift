@@ -80,7 +80,7 @@ public enum CustomerClass: String, CaseIterable, Sendable, Codable, Comparable {
 }
 
 /// Why a customer holds an entitlement (SPEC §8.13).
-public enum EntitlementSource: String, CaseIterable, Sendable, Codable {
+public enum EntitlementSource: String, CaseIterable, Sendable, Codable, BitwiseCopyable {
     case grandfathered, purchase
     case familyShared = "family_shared"
     case gracePeriod = "grace_period"

@@ -15,7 +15,7 @@ extension EntitlementSource {
 /// One grant (SPEC §8.13) by position: the entitlement's place in the policy's list
 /// (`Classifier.name(of:)`), where it comes from, and the index of the current transaction
 /// behind it in the customer's activity (`nil` for a grandfathered grant).
-struct GrantPlace {
+struct GrantPlace: BitwiseCopyable {
     var name: Int
     var source: EntitlementSource
     var transaction: Int?
