@@ -1,9 +1,10 @@
-/// An app version as dot-separated integers: the one place versions are compared.
+/// An app version as dot-separated integers.
 ///
 /// Components compare as integers of any length ("10" > "2", "1.10" > "1.9"), missing
 /// components count as 0 ("2" = "2.0" = "2.0.0"), and leading zeros are allowed
 /// ("0245" = "245"). Anything else (a sign, a letter, an empty component, a space)
-/// does not parse (SPEC §8.10).
+/// does not parse (SPEC §8.10). The classify stage compares a customer's version text with
+/// a cutover's on bytes, building nothing: `compare(_:with:)`, in Engine/Parse.
 public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The text as it was given.
     public let text: String
@@ -34,74 +35,23 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
         hasher.combine(components)
     }
 
+    /// Component by component, each by its length and then its digits: leading zeros are
+    /// gone, and a missing component is an empty one, 0. (`compare(_:with:)` answers the same
+    /// on bytes, for the classify stage; the fuzzer checks that the two agree.)
     public static func < (lhs: AppVersion, rhs: AppVersion) -> Bool {
-        compare(lhs.text, with: rhs)?.lower ?? false
-    }
-
-    /// Compares version text with a parsed version without building one: `nil` when the text
-    /// does not parse, else whether it is lower and whether plain string comparison (by code
-    /// points) says it is lower — the two answers `naive_version_trap` compares.
-    static func compare(_ text: String, with other: AppVersion) -> (lower: Bool, naivelyLower: Bool)? {
-        var text = text
-        var otherText = other.text
-        return text.withUTF8 { mine in otherText.withUTF8 { theirs in compare(mine, withVersion: theirs) } }
-    }
-
-    /// `compare(_:with:)` on bytes: `other` is the text of a valid version, walked component
-    /// by component beside the text, so that nothing is built and nothing is retained (the
-    /// classify stage compares every customer's version with the cutover's, on every core).
-    static func compare(
-        _ bytes: UnsafeBufferPointer<UInt8>, withVersion other: UnsafeBufferPointer<UInt8>
-    ) -> (lower: Bool, naivelyLower: Bool)? {
-        let dot = UInt8(ascii: ".")
-        var start = 0
-        /// Where the other version's next component starts; past its end once it has none.
-        var otherStart = 0
-        var order = 0  // -1 lower, 1 higher, 0 equal so far
-        var index = 0
-        while index <= bytes.count {
-            if index == bytes.count || bytes[index] == dot {
-                guard index > start else { return nil }
-                var theirsStart = min(otherStart, other.count)
-                var theirsEnd = theirsStart
-                while theirsEnd < other.count, other[theirsEnd] != dot { theirsEnd += 1 }
-                otherStart = theirsEnd + 1
-                if order == 0 {
-                    // Components compare without their leading zeros: by length, then digits.
-                    var first = start
-                    while first < index, bytes[first] == 0x30 { first += 1 }
-                    while theirsStart < theirsEnd, other[theirsStart] == 0x30 { theirsStart += 1 }
-                    let mine = UnsafeBufferPointer(rebasing: bytes[first..<index])
-                    let theirs = UnsafeBufferPointer(rebasing: other[theirsStart..<theirsEnd])
-                    if mine.count != theirs.count {
-                        order = mine.count < theirs.count ? -1 : 1
-                    } else if !mine.elementsEqual(theirs) {
-                        order = mine.lexicographicallyPrecedes(theirs) ? -1 : 1
-                    }
-                }
-                start = index + 1
-            } else if bytes[index] &- 0x30 > 9 {
-                return nil
-            }
-            index += 1
+        for index in 0..<max(lhs.components.count, rhs.components.count) {
+            let mine = index < lhs.components.count ? lhs.components[index].utf8 : Substring().utf8
+            let theirs = index < rhs.components.count ? rhs.components[index].utf8 : Substring().utf8
+            if mine.count != theirs.count { return mine.count < theirs.count }
+            if !mine.elementsEqual(theirs) { return mine.lexicographicallyPrecedes(theirs) }
         }
-        if order == 0 {
-            // Remaining components of the other version: any non-zero digit makes the text lower.
-            var rest = otherStart
-            while rest < other.count {
-                if other[rest] != dot, other[rest] != 0x30 {
-                    order = -1
-                    break
-                }
-                rest += 1
-            }
-        }
-        return (order < 0, bytes.lexicographicallyPrecedes(other))
+        return false
     }
 
     /// Whether plain string comparison (by Unicode code points) says `self` < `other`,
     /// the mistake Apple's sample code makes and `naive_version_trap` reports.
     public func naivelyPrecedes(_ other: AppVersion) -> Bool {
-        Self.compare(text, with: other)?.naivelyLower ?? false
+        // UTF-8 orders as code points do.
+        text.utf8.lexicographicallyPrecedes(other.text.utf8)
     }
 }

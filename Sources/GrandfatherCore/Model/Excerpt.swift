@@ -1,16 +1,10 @@
 /// A value from the input as reasons and messages quote it: at most `maximumScalars`
 /// characters, then `…`, with control characters written `\xNN`, so that a reason stays one
-/// short line whatever a field holds (a 10 MB value, a line break, a NUL byte).
+/// short line whatever a field holds (a 10 MB value, a line break, a NUL byte). The excerpt of
+/// a field's raw bytes is made in Engine/Parse/Excerpt+Bytes.swift.
 enum Excerpt {
     /// Characters shown before the cut.
     static let maximumScalars = 64
-
-    /// The excerpt of raw field bytes; invalid UTF-8 shows as U+FFFD.
-    static func of(_ bytes: UnsafeRawBufferPointer) -> String {
-        // Four bytes per scalar at most: the head holds every scalar that can be shown.
-        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(maximumScalars * 4))
-        return of(String(decoding: head, as: UTF8.self), cut: head.count < bytes.count)
-    }
 
     /// The excerpt of a string; `cut` says the string is already a prefix of the value.
     static func of(_ text: String, cut: Bool = false) -> String {

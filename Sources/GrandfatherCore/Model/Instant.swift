@@ -53,59 +53,26 @@ extension Instant: CustomStringConvertible {
     /// fraction is not zero.
     public var description: String { iso8601 }
 
-    /// ISO-8601 in UTC, the form every report and the snapshot use.
+    /// ISO-8601 in UTC, the form every report and the snapshot use. Years outside 0000–9999
+    /// (reachable only through extreme epoch milliseconds) take the digits they need.
+    ///
+    /// Reports and the snapshot write millions of instants, and format them into their bytes
+    /// directly (`writeISO8601(into:)`, in Engine/Format); this string is for the rest.
     public var iso8601: String {
-        guard let length = Self.fixedLength(microseconds) else { return Self.fallback(microseconds) }
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return writeISO8601(into: base) ?? 0
-        }
-    }
-
-    /// Longest text `writeISO8601` writes.
-    static let maximumISO8601Length = 27
-
-    /// The length of the ISO-8601 text of an instant in years 0000–9999, else `nil`.
-    private static func fixedLength(_ microseconds: Int64) -> Int? {
-        guard microseconds >= -62_167_219_200_000_000, microseconds < 253_402_300_800_000_000 else { return nil }
-        let micros = (microseconds % 1_000_000 + 1_000_000) % 1_000_000
-        return micros == 0 ? 20 : micros % 1000 == 0 ? 24 : 27
-    }
-
-    /// Writes the ISO-8601 text into `out` (room for `maximumISO8601Length` bytes) and returns
-    /// its length; `nil`, writing nothing, for years outside 0000–9999 (use `iso8601`).
-    /// Formatting into bytes directly matters: reports write millions of these.
-    func writeISO8601(into out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard let length = Self.fixedLength(microseconds) else { return nil }
         let (year, month, day, secondOfDay, micros) = Self.fields(microseconds)
-        func put(_ value: Int64, _ width: Int, at position: Int) {
-            var value = value
-            for offset in stride(from: width - 1, through: 0, by: -1) {
-                out[position + offset] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                value /= 10
-            }
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        put(year, 4, at: 0)
-        out[4] = UInt8(ascii: "-")
-        put(month, 2, at: 5)
-        out[7] = UInt8(ascii: "-")
-        put(day, 2, at: 8)
-        out[10] = UInt8(ascii: "T")
-        put(secondOfDay / 3600, 2, at: 11)
-        out[13] = UInt8(ascii: ":")
-        put(secondOfDay / 60 % 60, 2, at: 14)
-        out[16] = UInt8(ascii: ":")
-        put(secondOfDay % 60, 2, at: 17)
-        if length > 20 {
-            out[19] = UInt8(ascii: ".")
-            if length == 24 { put(micros / 1000, 3, at: 20) } else { put(micros, 6, at: 20) }
-        }
-        out[length - 1] = UInt8(ascii: "Z")
-        return length
+        var text = (0...9999).contains(year) ? pad(year, 4) : String(year)
+        text += "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+        text += pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if micros != 0 { text += micros % 1000 == 0 ? "." + pad(micros / 1000, 3) : "." + pad(micros, 6) }
+        return text + "Z"
     }
 
     /// Calendar date, second of the day and microsecond of the second, in UTC.
-    private static func fields(
+    static func fields(
         _ microseconds: Int64
     ) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64) {
         var seconds = microseconds / 1_000_000
@@ -122,19 +89,6 @@ extension Instant: CustomStringConvertible {
         }
         let (year, month, day) = CivilDate.fromDays(days)
         return (year, month, day, secondOfDay, micros)
-    }
-
-    /// Years outside 0000–9999 (reachable only through extreme epoch milliseconds).
-    private static func fallback(_ microseconds: Int64) -> String {
-        let (year, month, day, secondOfDay, micros) = fields(microseconds)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        var text = pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-        text += pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if micros != 0 { text += micros % 1000 == 0 ? "." + pad(micros / 1000, 3) : "." + pad(micros, 6) }
-        return "\(year)-" + text + "Z"
     }
 }
 

@@ -1,6 +1,6 @@
 /// Turns raw rows into domain records (SPEC §8.5): required fields present, enums known,
 /// every present timestamp valid, prices decimal. The first problem in field order rejects
-/// the row.
+/// the row. Each field's bytes are read by `FieldReader` (Engine/Parse).
 struct RecordNormalizer: Sendable {
     let timestamps: TimestampParser
 

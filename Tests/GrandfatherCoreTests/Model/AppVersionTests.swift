@@ -38,6 +38,9 @@ struct AppVersionTests {
     func order(lhs: String, rhs: String, expected: Order) throws {
         let left = try #require(AppVersion(lhs))
         let right = try #require(AppVersion(rhs))
+        // The classify stage's comparison on bytes answers as `<` does.
+        #expect(AppVersion.compare(lhs, with: right)?.lower == (expected == .less))
+        #expect(AppVersion.compare(rhs, with: left)?.lower == (expected == .greater))
         switch expected {
         case .less:
             #expect(left < right)
@@ -99,6 +102,7 @@ struct AppVersionTests {
         let left = try #require(AppVersion(lhs))
         let right = try #require(AppVersion(rhs))
         #expect(left.naivelyPrecedes(right) == naivelyLess)
+        #expect(AppVersion.compare(lhs, with: right)?.naivelyLower == naivelyLess)
     }
 
     @Test("each platform has its cutover: iOS build numbers, macOS marketing versions")

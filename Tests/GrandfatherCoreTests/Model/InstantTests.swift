@@ -32,6 +32,31 @@ struct InstantTests {
         #expect(instant.description == text)
     }
 
+    @Test(
+        "the bytes reports and the snapshot write are the ISO-8601 string, in years 0000-9999",
+        arguments: [
+            Int64(0), 1, -1, 1_000, -1_000, 1_500_000, 123_456, -500_000, 1_709_251_199_000_000,
+            -62_167_219_200_000_000, -62_167_219_200_000_001, 253_402_300_799_999_999, 253_402_300_800_000_000,
+            .min, .max,
+        ])
+    func writtenBytes(microseconds: Int64) {
+        // Every fraction width and a spread of dates, from the edges given inwards.
+        for step in stride(from: Int64(0), to: 4_000, by: 1) {
+            let value = microseconds.addingReportingOverflow(step * 7_777_777_777 * (microseconds > 0 ? -1 : 1))
+            let instant = Instant(microseconds: value.overflow ? microseconds : value.partialValue)
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.maximumISO8601Length) {
+                buffer in
+                buffer.baseAddress.flatMap { instant.writeISO8601(into: $0) }.map { Array(buffer[0..<$0]) }
+            }
+            let year = Instant.fields(instant.microseconds).year
+            if (0...9999).contains(year) {
+                #expect(written.map { String(decoding: $0, as: UTF8.self) } == instant.iso8601)
+            } else {
+                #expect(written == nil, "\(instant.iso8601)")
+            }
+        }
+    }
+
     @Test("whole seconds and microseconds agree")
     func seconds() {
         #expect(Instant(seconds: 1_709_251_200) == Instant(microseconds: 1_709_251_200_000_000))
