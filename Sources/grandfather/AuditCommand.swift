@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GrandfatherCore
 import Logging
+import Synchronization
 
 /// `grandfather audit`: classify every customer and write a run into the output folder.
 struct AuditCommand: ParsableCommand, LoggingCommand {
@@ -151,37 +152,40 @@ enum Summary {
 }
 
 /// A one-line progress bar on a terminal (rows, MB/s, ETA); never used when stderr is a file
-/// or a pipe, so cron logs stay clean.
-final class TerminalProgress: ProgressSink, @unchecked Sendable {
-    private let lock = NSLock()
+/// or a pipe, so cron logs stay clean. The ingest stage's threads report at once: the bar is
+/// drawn with `lastDrawn` locked.
+final class TerminalProgress: ProgressSink, Sendable {
+    private struct Drawn {
+        var at = Date.distantPast
+        var any = false
+    }
+
     private let start = Date()
-    /// Touched only with `lock` held.
-    private var lastDrawn = Date.distantPast
-    private var drawn = false
+    private let lastDrawn = Mutex(Drawn())
 
     func read(bytes: Int64, of total: Int64, rows: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastDrawn) >= 0.1 || bytes >= total else { return }
-        lastDrawn = now
-        drawn = true
-        let elapsed = max(now.timeIntervalSince(start), 0.001)
-        let fraction = total > 0 ? min(1, Double(bytes) / Double(total)) : 1
-        let rate = Double(bytes) / 1_000_000 / elapsed
-        let remaining = rate > 0 ? Double(total - bytes) / 1_000_000 / rate : 0
-        let filled = Int(fraction * 24)
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
-        let line = String(
-            format: "\r\u{1B}[2K[%@] %3.0f%%  %.0f of %.0f MB  %.0f MB/s  ETA %.0fs  %d rows", bar, fraction * 100,
-            Double(bytes) / 1_000_000, Double(total) / 1_000_000, rate, remaining, rows)
-        FileHandle.standardError.write(Data(line.utf8))
+        lastDrawn.withLock { drawn in
+            let now = Date()
+            guard now.timeIntervalSince(drawn.at) >= 0.1 || bytes >= total else { return }
+            drawn.at = now
+            drawn.any = true
+            let elapsed = max(now.timeIntervalSince(start), 0.001)
+            let fraction = total > 0 ? min(1, Double(bytes) / Double(total)) : 1
+            let rate = Double(bytes) / 1_000_000 / elapsed
+            let remaining = rate > 0 ? Double(total - bytes) / 1_000_000 / rate : 0
+            let filled = Int(fraction * 24)
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled)
+            let line = String(
+                format: "\r\u{1B}[2K[%@] %3.0f%%  %.0f of %.0f MB  %.0f MB/s  ETA %.0fs  %d rows", bar, fraction * 100,
+                Double(bytes) / 1_000_000, Double(total) / 1_000_000, rate, remaining, rows)
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 
     /// Clears the bar before anything else is printed.
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        lastDrawn.withLock { drawn in
+            if drawn.any { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        }
     }
 }

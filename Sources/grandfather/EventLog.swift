@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Synchronization
 
 /// How the command reports what it does on stderr.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -16,9 +17,13 @@ struct EventLog: Sendable {
     let logger: Logger
     let format: LogFormat
 
-    /// The process's log: set once by the entry point, before any command runs and before
-    /// any other thread exists, then only read.
-    nonisolated(unsafe) static var current = EventLog(logger: Logger(label: "grandfather"), format: .human)
+    /// The process's log: set once by the entry point, before any command runs, then read.
+    static var current: EventLog {
+        get { installed.withLock { $0 } }
+        set { installed.withLock { $0 = newValue } }
+    }
+
+    private static let installed = Mutex(EventLog(logger: Logger(label: "grandfather"), format: .human))
 
     /// Installs the handler for `format` (once per process) and returns the log.
     static func bootstrap(_ format: LogFormat, verbose: Bool) -> EventLog {

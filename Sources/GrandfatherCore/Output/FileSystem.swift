@@ -40,21 +40,22 @@ enum FileSystem {
 
     /// Writes bytes to a new file (refusing an existing name or symlink), then fsyncs it.
     static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(GrandfatherError) {
-        try bytes.withUnsafeBytes { raw in Result { () throws(GrandfatherError) in try writeNewFile(path, raw) } }.get()
+        try writeNewFile(path) { FileWriting.writeAll(bytes, to: $0) }
     }
 
-    static func writeNewFile(_ path: String, _ bytes: UnsafeRawBufferPointer) throws(GrandfatherError) {
+    /// Writes a buffer's bytes, without a copy, to a new file as above.
+    static func writeNewFile(_ path: String, _ bytes: ByteBuffer) throws(GrandfatherError) {
+        try writeNewFile(path) { FileWriting.writeAll(bytes, to: $0) }
+    }
+
+    /// Creates the file, lets `write` fill it (it returns the `errno` of a failed write), and
+    /// fsyncs it.
+    private static func writeNewFile(_ path: String, _ write: (Int32) -> Int32?) throws(GrandfatherError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(path: path, message: "cannot create file: \(describeErrno())") }
         defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let result = Foundation.write(descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, message: "cannot write: \(describeErrno())")
-            }
-            written += result
+        if let code = write(descriptor) {
+            throw .io(path: path, message: "cannot write: \(String(cString: strerror(code)))")
         }
         guard fsync(descriptor) == 0 else { throw .io(path: path, message: "cannot flush: \(describeErrno())") }
     }

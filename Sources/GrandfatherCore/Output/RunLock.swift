@@ -63,13 +63,14 @@ public final class RunLock: Sendable {
     private func record(_ holder: String) {
         let bytes = Array((holder + "\n").utf8)
         guard ftruncate(descriptor, 0) == 0 else { return }
-        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = pwrite(descriptor, bytes, bytes.count, 0)
     }
 
     /// The holder as it described itself.
     private static func holder(_ descriptor: Int32) -> String {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        let capacity = 256
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let count = pread(descriptor, &buffer, capacity, 0)
         guard count > 0 else { return "holder unknown" }
         let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "holder unknown" : "held by " + text

@@ -182,9 +182,7 @@ public struct RunWriter: Sendable {
             let reports: [(String, [UInt8])]
             switch group {
             case .customersTable:
-                try CustomersCSV.write(audit).withBytes { (bytes) throws(GrandfatherError) in
-                    try FileSystem.writeNewFile(folder + "/customers.csv", bytes)
-                }
+                try FileSystem.writeNewFile(folder + "/customers.csv", CustomersCSV.write(audit))
                 continue
             case .summaries:
                 reports = [

@@ -19,11 +19,9 @@ public enum PolicyLoader {
 
     /// Parses policy bytes; `file` names them in errors.
     public static func parse(data: Data, file: String) throws(GrandfatherError) -> Policy {
-        let parsed: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            let hasBOM = raw.count >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF
-            return JSONParser.parseDocument(
-                raw, start: hasBOM ? 3 : 0, trailing: "unexpected text after the policy object")
-        }
+        let parsed = JSONParser.parseDocument(
+            data, start: data.starts(with: utf8BOM) ? utf8BOM.count : 0,
+            trailing: "unexpected text after the policy object")
         let root: JSONValue
         switch parsed {
         case .success(let value): root = value

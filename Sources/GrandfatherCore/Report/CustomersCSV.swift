@@ -23,7 +23,7 @@ public enum CustomersCSV {
         // would otherwise retain and release it four times per customer. `owner` keeps it
         // alive until the rows are written.
         let owner = Classifier(policy: audit.policy, asOf: audit.asOf)
-        unowned(unsafe) let classifier = owner
+        let classifier = Unretained(owner)
         defer { withExtendedLifetime(owner) {} }
         customers.forEachVerdict { customer, verdict, activity in
             csv.cell(customer.id)
@@ -31,15 +31,13 @@ public enum CustomersCSV {
             csv.listCell { items in verdict.flags.forEach { items.item($0.code) } }
             if verdict.customerClass == .grandfathered || verdict.customerClass == .subscriber {
                 csv.listCell { items in
-                    classifier.withGrants(activity, verdict.customerClass) { grants in
+                    classifier.object.withGrants(activity, verdict.customerClass) { grants in
                         for grant in grants {
-                            items.item(classifier.name(of: grant), UInt8(ascii: ":"), grant.source.rawValue)
+                            items.item(classifier.object.name(of: grant), UInt8(ascii: ":"), grant.source.rawValue)
                             // Two grants of one entitlement from one source differ by their
                             // transaction: name it, as the snapshot's entitlements table does.
                             guard let index = grant.transaction else { continue }
-                            activity.current[index].transactionID.withBytes {
-                                items.extend(UInt8(ascii: ":"), $0)
-                            }
+                            items.extend(UInt8(ascii: ":"), activity.current[index].transactionID)
                         }
                     }
                 }

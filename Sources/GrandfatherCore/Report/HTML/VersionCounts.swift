@@ -13,13 +13,10 @@ struct VersionCounts: Sendable {
     private var places = [Int32](repeating: 0, count: 64)
 
     mutating func add(_ version: String, platform: Platform) {
-        var text = version
-        let hash = text.withUTF8 { bytes in
-            var hash = StableHash()
-            hash.combine(UInt64(platform.index))
-            hash.combine(UnsafeRawBufferPointer(bytes))
-            return hash.value
-        }
+        var hasher = StableHash()
+        hasher.combine(UInt64(platform.index))
+        hasher.combine(version)
+        let hash = hasher.value
         let mask = places.count - 1
         var place = Int(truncatingIfNeeded: hash >> 32) & mask
         while places[place] != 0 {
