@@ -122,18 +122,15 @@ extension Fuzzing {
         public init() {}
     }
 
-    /// Recognises `bytes` as `AppStoreRecognizer` recognises a file's first bytes and, when
+    /// Recognises `file` as `AppStoreRecognizer` recognises a file's first bytes and, when
     /// they are App Store records, reads them whole with `--trust-decoded`, twice: with every
     /// signature unchecked, and with the verifier (so that chain and signature checks see
     /// malformed `x5c` and DER too).
     ///
     /// - Returns: `nil` when the bytes are not App Store records (or are App Store data that
     ///   holds none), else both reads.
-    public static func readAppStore(_ bytes: UnsafeRawBufferPointer, with checkers: AppStoreCheckers)
-        -> AppStoreOutcome?
-    {
-        guard case .appStore(let shape) = AppStoreRecognizer.recognize(bytes) else { return nil }
-        let file = Array(bytes)
+    public static func readAppStore(_ file: [UInt8], with checkers: AppStoreCheckers) -> AppStoreOutcome? {
+        guard case .appStore(let shape) = AppStoreRecognizer.recognize(file) else { return nil }
         let options = AppStoreReadOptions(trustDecoded: true)
         return AppStoreOutcome(
             shape: shape.rawValue,

@@ -28,8 +28,9 @@ private let nestedFields = ["signedTransactionInfo: ", "signedRenewalInfo: ", "s
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAppStore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    let file = Array(bytes)
     let checkers = Fuzzing.AppStoreCheckers()
-    guard let outcome = Fuzzing.readAppStore(bytes, with: checkers) else { return -1 }
+    guard let outcome = Fuzzing.readAppStore(file, with: checkers) else { return -1 }
     let lines = lineCount(bytes)
     for (name, read) in [("unchecked", outcome.unchecked), ("verified", outcome.verified)] {
         for row in read.rows where !(1...lines).contains(row.line) {
@@ -47,7 +48,7 @@ public func fuzzAppStore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     for row in outcome.verified.rows where row.trust == "unchecked" {
         fatalError("verified read of \(outcome.shape) has an unchecked row: \(row)")
     }
-    let again = Fuzzing.readAppStore(bytes, with: checkers)
+    let again = Fuzzing.readAppStore(file, with: checkers)
     if again != outcome {
         fatalError("reading \(outcome.shape) again differs:\nfirst: \(outcome)\nagain: \(String(describing: again))")
     }
