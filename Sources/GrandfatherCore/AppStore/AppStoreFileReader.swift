@@ -91,7 +91,7 @@ enum AppStoreUnit: Sendable {
     /// One line of a JWS-lines file: where its bytes lie (the file is not copied).
     case jws(line: Int, bytes: Range<Int>)
     /// One top-level JSON value.
-    case element(LocatedJSON)
+    case element(JSONValue.Located)
     /// A syntax error, where it stands among the units.
     case rejected(line: Int, reason: String)
 }
@@ -143,15 +143,14 @@ struct AppStoreReading {
     /// A JSON array (each element a unit), or one or more top-level values (one object, or
     /// JSON Lines).
     func jsonUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
-        bytes.withUnsafeBytes { raw in
-            let start = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            var parser = JSONParser(bytes: raw, line: 1, start: start)
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return JSONParser.parsing(bytes, start: start) { parser in
             parser.skipWhitespace()
             var units: [AppStoreUnit] = []
             if parser.current == UInt8(ascii: "[") {
                 Self.arrayUnits(&parser, into: &units)
             } else {
-                Self.valueUnits(&parser, raw, into: &units)
+                Self.valueUnits(&parser, into: &units)
             }
             return units
         }
@@ -162,7 +161,7 @@ struct AppStoreReading {
         do throws(JSONSyntaxError) {
             if !parser.consume(UInt8(ascii: "]")) {
                 while true {
-                    units.append(.element(try parser.parseLocatedValue()))
+                    units.append(.element(try element(&parser)))
                     if parser.consume(UInt8(ascii: ",")) { continue }
                     if parser.consume(UInt8(ascii: "]")) { break }
                     throw parser.error("expected ',' or ']' in the array")
@@ -176,60 +175,46 @@ struct AppStoreReading {
         }
     }
 
-    private static func valueUnits(
-        _ parser: inout JSONParser, _ raw: UnsafeRawBufferPointer, into units: inout [AppStoreUnit]
-    ) {
+    private static func valueUnits(_ parser: inout JSONParser, into units: inout [AppStoreUnit]) {
         while true {
             parser.skipWhitespace()
             if parser.isAtEnd { return }
             do throws(JSONSyntaxError) {
-                units.append(.element(try parser.parseLocatedValue()))
+                units.append(.element(try element(&parser)))
             } catch {
                 units.append(
                     .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
-                guard let next = Self.nextObjectLine(raw, from: parser.index, line: parser.line) else { return }
-                parser = JSONParser(bytes: raw, line: next.line, start: next.offset)
+                guard parser.resume(atNextLineStartingWith: UInt8(ascii: "{")) else { return }
             }
         }
     }
 
-    /// The next line after `offset` that starts with `{`, where JSON Lines reading resumes
-    /// after a syntax error (a pretty-printed document indents its inner objects).
-    private static func nextObjectLine(
-        _ raw: UnsafeRawBufferPointer, from offset: Int, line: Int
-    ) -> (offset: Int, line: Int)? {
-        var index = offset
-        var line = line
-        while index < raw.count {
-            let byte = raw[index]
-            index += 1
-            guard byte == 0x0A || byte == 0x0D else { continue }
-            if byte == 0x0D, index < raw.count, raw[index] == 0x0A { index += 1 }
-            line += 1
-            if index < raw.count, raw[index] == UInt8(ascii: "{") { return (index, line) }
-        }
-        return nil
+    /// The value at the parser, located at the line it starts on.
+    private static func element(_ parser: inout JSONParser) throws(JSONSyntaxError) -> JSONValue.Located {
+        parser.skipWhitespace()
+        let line = parser.line
+        return JSONValue.Located(try parser.parseValue(), line: line)
     }
 
     // MARK: - Elements
 
     /// One top-level element, told apart by its own keys (so that a file may mix shapes):
     /// a JWS string, or an object of any App Store shape.
-    mutating func readElement(_ element: LocatedJSON) {
+    mutating func readElement(_ element: JSONValue.Located) {
         if let text = element.string { return readSigned(text, line: element.line, role: nil) }
-        guard let members = element.members else {
+        guard let members = element.value.members else {
             return reject(element.line, "\(element.typeName) is neither a JSON object nor a JWS string")
         }
-        switch AppStoreRecognizer.classify(members.map { ($0.key, $0.value.shallow) }) {
+        switch AppStoreRecognizer.classify(members.map { ($0.key, $0.value) }) {
         case .appStore(let elementShape): readObject(element, shape: elementShape)
         case .notRecords(let description): reject(element.line, description)
         case nil:
-            let keys = members.isEmpty ? "none" : Excerpt.of(element.keys.joined(separator: ", "))
+            let keys = members.isEmpty ? "none" : Excerpt.of(members.map(\.key).joined(separator: ", "))
             reject(element.line, "object is not App Store data (keys: \(keys))")
         }
     }
 
-    private mutating func readObject(_ element: LocatedJSON, shape: AppStoreShape) {
+    private mutating func readObject(_ element: JSONValue.Located, shape: AppStoreShape) {
         switch shape {
         case .jwsLines, .jwsArray: reject(element.line, "object is not a JWS string")
         case .notificationBodies: readSignedMember(element, "signedPayload", role: .notification)
@@ -260,7 +245,7 @@ struct AppStoreReading {
     /// Calls `body` for each element of the array `object[key]`; a missing or other value is
     /// one rejected row.
     private mutating func forEach(
-        _ object: LocatedJSON, _ key: String, _ body: (inout AppStoreReading, LocatedJSON) -> Void
+        _ object: JSONValue.Located, _ key: String, _ body: (inout AppStoreReading, JSONValue.Located) -> Void
     ) {
         guard let elements = object[key]?.elements else {
             let found = object[key].map { "is \($0.typeName)" } ?? "is missing"

@@ -28,7 +28,7 @@ enum AppStorePayloadMapping {
         /// The kind told by a payload's keys, else `nil`: `notificationType` a notification,
         /// `transactionId` a transaction, `autoRenewStatus`/`autoRenewProductId` renewal info,
         /// `originalApplicationVersion`/`receiptType`/`appTransactionId` an app transaction.
-        init?(keysOf payload: LocatedJSON) {
+        init?(keysOf payload: JSONValue.Located) {
             let keys = Set(payload.keys)
             if keys.contains("notificationType") {
                 self = .notification
@@ -46,7 +46,7 @@ enum AppStorePayloadMapping {
 
     /// The instant a payload was signed, which verification validates the chain at:
     /// `signedDate`, or an app transaction's `receiptCreationDate`.
-    static func signedDate(_ payload: LocatedJSON, kind: Kind) -> Instant? {
+    static func signedDate(_ payload: JSONValue.Located, kind: Kind) -> Instant? {
         AppStoreValue.instant(payload[signedDateKey(kind)])
     }
 
@@ -58,7 +58,7 @@ enum AppStorePayloadMapping {
     /// The environment a payload names as written: `environment`, an app transaction's
     /// `receiptType`, a notification's `data`/`summary`/`appData` environment, or an external
     /// purchase token's (`SANDBOX` prefix: Sandbox, else Production).
-    static func environment(_ payload: LocatedJSON, kind: Kind) -> String? {
+    static func environment(_ payload: JSONValue.Located, kind: Kind) -> String? {
         switch kind {
         case .transaction, .renewalInfo: return payload["environment"]?.string
         case .appTransaction: return payload["receiptType"]?.string
@@ -74,7 +74,7 @@ enum AppStorePayloadMapping {
     }
 
     /// The bundle ID a payload names; renewal info names none.
-    static func bundleID(_ payload: LocatedJSON, kind: Kind) -> String? {
+    static func bundleID(_ payload: JSONValue.Located, kind: Kind) -> String? {
         switch kind {
         case .transaction, .appTransaction: return payload["bundleId"]?.string
         case .renewalInfo: return nil
@@ -88,7 +88,7 @@ enum AppStorePayloadMapping {
 
     /// A JWSTransactionDecodedPayload as a transaction; `customer_id` is left to the linker.
     static func transaction(
-        _ payload: LocatedJSON, line: Int, trust: AppStoreTrust, sandbox: Bool
+        _ payload: JSONValue.Located, line: Int, trust: AppStoreTrust, sandbox: Bool
     ) -> AppStoreTransaction {
         var fields: [TransactionField: String] = [:]
         fields[.transactionID] = payload["transactionId"]?.text
@@ -114,7 +114,7 @@ enum AppStorePayloadMapping {
     /// (see `renewalState(retrying:graceEnds:expirationIntent:)`).
     /// - Returns: the renewal, or `.rejected` when no `originalTransactionId` names the subscription.
     static func renewal(
-        _ payload: LocatedJSON, line: Int, status: String?, originalTransactionID: String?, trust: AppStoreTrust
+        _ payload: JSONValue.Located, line: Int, status: String?, originalTransactionID: String?, trust: AppStoreTrust
     ) -> AppStoreRecord {
         guard let subscription = payload["originalTransactionId"]?.text ?? originalTransactionID else {
             return .rejected(line: line, reason: "renewal info names no originalTransactionId")
@@ -144,7 +144,9 @@ enum AppStorePayloadMapping {
 
     /// An app transaction as a customer: `customer_id` is the `appTransactionId` (the linker
     /// may rename it); no storefront; no platform without `originalPlatform`.
-    static func customer(_ payload: LocatedJSON, line: Int, trust: AppStoreTrust, sandbox: Bool) -> AppStoreCustomer {
+    static func customer(_ payload: JSONValue.Located, line: Int, trust: AppStoreTrust, sandbox: Bool)
+        -> AppStoreCustomer
+    {
         var fields: [CustomerField: String] = [:]
         let appTransactionID = payload["appTransactionId"]?.text
         fields[.customerID] = appTransactionID

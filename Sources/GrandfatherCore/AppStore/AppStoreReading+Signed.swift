@@ -3,7 +3,7 @@
 extension AppStoreReading {
     /// A JWS whose signature was accepted.
     struct Opened {
-        var payload: LocatedJSON
+        var payload: JSONValue.Located
         var trust: AppStoreTrust
         /// Self-signed (Xcode, LocalTesting): read only as sandbox.
         var selfSigned: Bool
@@ -41,7 +41,7 @@ extension AppStoreReading {
 
     /// Reads `object[key]`, which must be a JWS string.
     mutating func readSignedMember(
-        _ object: LocatedJSON, _ key: String, role: AppStorePayloadMapping.Kind, status: String? = nil,
+        _ object: JSONValue.Located, _ key: String, role: AppStorePayloadMapping.Kind, status: String? = nil,
         subscription: String? = nil
     ) {
         guard let value = object[key] else { return reject(object.line, "\(key) is missing") }
@@ -62,7 +62,7 @@ extension AppStoreReading {
             throw Refusal(reason: error.reason)
         }
         guard value.members != nil else { throw Refusal(reason: "JWS payload is a \(value.typeName), not an object") }
-        let payload = LocatedJSON(value, line: line)
+        let payload = JSONValue.Located(value, pinnedAt: line)
         let ownKind = AppStorePayloadMapping.Kind(keysOf: payload)
         if let role, let ownKind, ownKind != role {
             throw Refusal(reason: "JWS payload is \(ownKind.described), not \(role.described)")
@@ -90,7 +90,7 @@ extension AppStoreReading {
         var signedAt = AppStorePayloadMapping.signedDate(payload, kind: kind)
         if signedAt == nil, kind == .notification, let inner = payload["data"]?["signedTransactionInfo"]?.string {
             signedAt = (try? CompactJWS.parse(inner).payloadJSON()).flatMap {
-                AppStorePayloadMapping.signedDate(LocatedJSON($0, line: line), kind: .transaction)
+                AppStorePayloadMapping.signedDate(JSONValue.Located($0, pinnedAt: line), kind: .transaction)
             }
         }
         switch checker.check(jws, signedAt: signedAt) {
@@ -114,13 +114,13 @@ extension AppStoreReading {
     /// `Xcode` or `LocalTesting` when the payload names one of those as its environment (an
     /// app transaction: its `receiptType`), else `nil`. Unverified: used only to word a
     /// refusal, or to read a refused payload as sandbox when the user asked for that.
-    static func selfSignedClaim(_ payload: LocatedJSON, kind: AppStorePayloadMapping.Kind) -> String? {
+    static func selfSignedClaim(_ payload: JSONValue.Located, kind: AppStorePayloadMapping.Kind) -> String? {
         let claim = AppStorePayloadMapping.environment(payload, kind: kind)
         return claim == "Xcode" || claim == "LocalTesting" ? claim : nil
     }
 
     /// Counts a notification's type (`TYPE/SUBTYPE`), and apart if the type is unknown.
-    mutating func count(notification payload: LocatedJSON) {
+    mutating func count(notification payload: JSONValue.Located) {
         let type = payload["notificationType"]?.text ?? "(none)"
         let key = payload["subtype"]?.text.map { type + "/" + $0 } ?? type
         contents.notificationTypes[key, default: 0] += 1
@@ -128,7 +128,7 @@ extension AppStoreReading {
     }
 
     /// A decoded payload object (no signature): read as `unsigned` with `--trust-decoded`.
-    mutating func readDecoded(_ object: LocatedJSON) {
+    mutating func readDecoded(_ object: JSONValue.Located) {
         guard let kind = AppStorePayloadMapping.Kind(keysOf: object) else {
             return reject(
                 object.line, "object is not a decoded transaction, renewal info, app transaction or notification")
@@ -146,7 +146,7 @@ extension AppStoreReading {
 
     /// Maps an accepted payload into rows, after the policy's bundle and environment checks.
     private mutating func readPayload(
-        _ payload: LocatedJSON, kind: AppStorePayloadMapping.Kind, line: Int, trust: AppStoreTrust, sandbox: Bool,
+        _ payload: JSONValue.Located, kind: AppStorePayloadMapping.Kind, line: Int, trust: AppStoreTrust, sandbox: Bool,
         status: String? = nil, subscription: String? = nil
     ) {
         let environmentKey = kind == .appTransaction ? "receiptType" : "environment"
@@ -204,9 +204,10 @@ extension AppStoreReading {
 
     /// A notification's rows: its transaction and renewal info, its app transaction, or one
     /// noted row when it carries none.
-    private mutating func readNotification(_ payload: LocatedJSON, line: Int, trust: AppStoreTrust, sandbox: Bool) {
+    private mutating func readNotification(_ payload: JSONValue.Located, line: Int, trust: AppStoreTrust, sandbox: Bool)
+    {
         let type = payload["notificationType"]?.text ?? "(none)"
-        if let data = payload["data"], data.members != nil {
+        if let data = payload["data"], data.isObject {
             let keys = Set(data.keys)
             if keys.contains("signedTransactionInfo") {
                 readNested(
@@ -220,7 +221,7 @@ extension AppStoreReading {
             if keys.isDisjoint(with: ["signedTransactionInfo", "signedRenewalInfo"]) {
                 emit(.noted(line: line, note: "\(type) notification carries no transaction"))
             }
-        } else if let appData = payload["appData"], appData.members != nil, appData["signedAppTransactionInfo"] != nil {
+        } else if let appData = payload["appData"], appData.isObject, appData["signedAppTransactionInfo"] != nil {
             readNested(
                 appData, "signedAppTransactionInfo", role: .appTransaction, line: line, trust: trust, sandbox: sandbox)
         } else if payload["summary"] != nil {
@@ -238,7 +239,7 @@ extension AppStoreReading {
     /// A JWS inside a notification: checked on its own; its rows take the weaker trust of
     /// the two, and sandbox if either is self-signed. A failure names the field.
     private mutating func readNested(
-        _ object: LocatedJSON, _ key: String, role: AppStorePayloadMapping.Kind, line: Int, trust: AppStoreTrust,
+        _ object: JSONValue.Located, _ key: String, role: AppStorePayloadMapping.Kind, line: Int, trust: AppStoreTrust,
         sandbox: Bool, status: String? = nil
     ) {
         guard let text = object[key]?.string else {
@@ -256,7 +257,7 @@ extension AppStoreReading {
 
     /// A status entry (`lastTransactions[]`) or a transaction info response: its transaction
     /// and its renewal info, the renewal's state from the entry's `status`.
-    mutating func readStatusEntry(_ entry: LocatedJSON) {
+    mutating func readStatusEntry(_ entry: JSONValue.Located) {
         let keys = Set(entry.keys)
         guard !keys.isDisjoint(with: ["signedTransactionInfo", "signedRenewalInfo"]) else {
             return reject(entry.line, "status entry carries neither signedTransactionInfo nor signedRenewalInfo")

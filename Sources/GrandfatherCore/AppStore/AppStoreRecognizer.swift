@@ -48,15 +48,10 @@ enum AppStoreRecognition: Equatable, Sendable {
 /// recognition: cheap, exact checks on the first object's keys or the first bytes, so that
 /// a canonical file (snake_case `customer_id`, `transaction_id`…) is never taken for one.
 enum AppStoreRecognizer {
-    /// `recognize(_:)` over a file's first bytes as read so far.
-    static func recognize(_ prefix: [UInt8]) -> AppStoreRecognition? {
-        prefix.withUnsafeBytes { recognize($0) }
-    }
-
     /// Recognizes a file from its first bytes (up to a few MiB, or the whole file).
     /// - Returns: the App Store shape, `.notRecords` for a file that holds no records (a
     ///   certificate, an app receipt, an API error body…), or `nil` for "not App Store".
-    static func recognize(_ prefix: UnsafeRawBufferPointer) -> AppStoreRecognition? {
+    static func recognize(_ prefix: [UInt8]) -> AppStoreRecognition? {
         guard let first = prefix.first else { return nil }
         if first == 0x30, prefix.count > 1, prefix[1] & 0x80 != 0 {
             return .notRecords(describeDER(Array(prefix.prefix(64)), encoding: "DER"))
@@ -64,31 +59,31 @@ enum AppStoreRecognizer {
         var start = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < prefix.count, isSpace(prefix[start]) { start += 1 }
-        let text = UnsafeRawBufferPointer(rebasing: prefix[start...])
-        switch text.first {
-        case UInt8(ascii: "{"), UInt8(ascii: "["): return recognizeJSON(text)
+        switch prefix[start...].first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return recognizeJSON(prefix, from: start)
         case UInt8(ascii: "-"):
+            let text = prefix[start...]
             if text.starts(with: "-----BEGIN CERTIFICATE".utf8) { return .notRecords("a PEM certificate, not records") }
             if text.starts(with: "-----BEGIN ".utf8) { return .notRecords("a PEM block, not records") }
             return nil
-        case .some: return recognizeText(text)
+        case .some: return recognizeText(prefix[start...])
         case nil: return nil
         }
     }
 
     // MARK: - JSON
 
-    private static func recognizeJSON(_ text: UnsafeRawBufferPointer) -> AppStoreRecognition? {
-        var parser = JSONParser(bytes: text)
-        if parser.consume(UInt8(ascii: "[")) {
-            parser.skipWhitespace()
-            if parser.current == UInt8(ascii: "\"") {
-                let rest = UnsafeRawBufferPointer(rebasing: text[(parser.index + 1)...])
-                return rest.starts(with: "eyJ".utf8) ? .appStore(.jwsArray) : nil
+    private static func recognizeJSON(_ prefix: [UInt8], from start: Int) -> AppStoreRecognition? {
+        JSONParser.parsing(prefix, start: start) { parser in
+            if parser.consume(UInt8(ascii: "[")) {
+                parser.skipWhitespace()
+                if parser.current == UInt8(ascii: "\"") {
+                    return prefix[(parser.index + 1)...].starts(with: "eyJ".utf8) ? .appStore(.jwsArray) : nil
+                }
+                guard parser.current == UInt8(ascii: "{") else { return nil }
             }
-            guard parser.current == UInt8(ascii: "{") else { return nil }
+            return classify(firstObjectMembers(&parser))
         }
-        return classify(firstObjectMembers(&parser))
     }
 
     /// The members of the object at the parser, as far as they can be read: a member whose
@@ -171,7 +166,7 @@ enum AppStoreRecognizer {
     // MARK: - Text
 
     /// A JWS a line, or base64 that is not records.
-    private static func recognizeText(_ text: UnsafeRawBufferPointer) -> AppStoreRecognition? {
+    private static func recognizeText(_ text: ArraySlice<UInt8>) -> AppStoreRecognition? {
         let firstLine = text.prefix { $0 != 0x0A && $0 != 0x0D }
         // A JWS header is short: its first dot comes early even in a cut prefix. Base64 of
         // JSON (also `eyJ`) has no dot.

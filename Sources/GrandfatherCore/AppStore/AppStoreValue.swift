@@ -29,7 +29,7 @@ enum AppStoreValue {
     ///
     /// Outside `Instant.supported`, the whole milliseconds as written (`-62135769600001`), so
     /// that the canonical normalizer refuses the row with the range in its reason.
-    static func date(_ value: LocatedJSON?) -> String? {
+    static func date(_ value: JSONValue.Located?) -> String? {
         guard let text = value?.text, !text.isEmpty else { return nil }
         guard let instant = instant(milliseconds: text) else { return text }
         guard Instant.supported.contains(instant) else {
@@ -39,12 +39,12 @@ enum AppStoreValue {
     }
 
     /// A date member as an instant, when it is epoch milliseconds within `Instant.supported`.
-    static func instant(_ value: LocatedJSON?) -> Instant? {
+    static func instant(_ value: JSONValue.Located?) -> Instant? {
         value?.text.flatMap { instant(milliseconds: $0) }.flatMap { Instant.supported.contains($0) ? $0 : nil }
     }
 
     /// Why a date member that is present cannot be read as an instant, else `nil`.
-    static func dateProblem(_ value: LocatedJSON?, named name: String) -> String? {
+    static func dateProblem(_ value: JSONValue.Located?, named name: String) -> String? {
         guard let text = value?.text, !text.isEmpty else { return nil }
         guard let instant = instant(milliseconds: text) else {
             return "\(name): not epoch milliseconds '\(Excerpt.of(text))'"
@@ -81,7 +81,7 @@ enum AppStoreValue {
     }
 
     /// A price member (milliunits) as canonical text; raw when not a number.
-    static func price(_ value: LocatedJSON?) -> String? {
+    static func price(_ value: JSONValue.Located?) -> String? {
         guard let text = value?.text, !text.isEmpty else { return nil }
         return units(milliunits: text) ?? text
     }

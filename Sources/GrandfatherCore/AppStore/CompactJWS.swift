@@ -73,8 +73,9 @@ struct CompactJWS: Sendable {
             case ("kid", .string(let value)): header.keyID = value
             case ("x5c", .array(let values)):
                 var chain: [[UInt8]] = []
-                for value in values {
-                    guard case .string(let text) = value, let der = Base64.decode(text.utf8, alphabet: .standard)
+                for element in values {
+                    guard case .string(let text) = element.value,
+                        let der = Base64.decode(text.utf8, alphabet: .standard)
                     else {
                         throw FormatError(reason: "JWS header x5c holds a value that is not base64 DER")
                     }
@@ -90,7 +91,7 @@ struct CompactJWS: Sendable {
     }
 
     private static func json(_ bytes: [UInt8], what: String) throws(FormatError) -> JSONValue {
-        let parsed = bytes.withUnsafeBytes { JSONParser.parseDocument($0, trailing: "unexpected text after the value") }
+        let parsed = JSONParser.parseDocument(bytes, trailing: "unexpected text after the value")
         switch parsed {
         case .success(let value): return value
         case .failure(let error):

@@ -29,11 +29,11 @@ extension AppStoreReading {
     }
 
     /// One verifyReceipt body, bare or wrapped as `{"customer_id": …, "response": {…}}`.
-    mutating func readReceipt(_ element: LocatedJSON) {
+    mutating func readReceipt(_ element: JSONValue.Located) {
         var body = element
         var customerID: String?
         if let response = element["response"] {
-            guard response.members != nil else {
+            guard response.isObject else {
                 return reject(response.line, "response is \(response.typeName), not a verifyReceipt body")
             }
             body = response
@@ -71,7 +71,7 @@ extension AppStoreReading {
         }
         for index in rows.transactions.indices { rows.transactions[index].fields[.customerID] = customer }
         var records = rows.transactions.map(AppStoreRecord.transaction) + rows.others
-        if let receipt, receipt.members != nil {
+        if let receipt, receipt.isObject {
             var fields: [CustomerField: String] = [.customerID: customer]
             fields[.originalAppVersion] = receipt["original_application_version"]?.text
             fields[.originalPurchaseDate] = AppStoreValue.date(receipt["original_purchase_date_ms"])
@@ -88,9 +88,9 @@ extension AppStoreReading {
 
     /// One V1 notification: its `unified_receipt` read like a receipt body without `receipt`
     /// (transactions and renewals, no customer, `customer_id` left to the linker).
-    mutating func readV1Notification(_ element: LocatedJSON) {
+    mutating func readV1Notification(_ element: JSONValue.Located) {
         let type = element["notification_type"]?.text ?? "(none)"
-        guard let unified = element["unified_receipt"], unified.members != nil else {
+        guard let unified = element["unified_receipt"], unified.isObject else {
             return reject(element.line, "V1 notification \(type) has no unified_receipt object: not read")
         }
         if let status = unified["status"]?.text, status != "0" {
@@ -126,19 +126,20 @@ extension AppStoreReading {
     /// `in_app` ∪ `latest_receipt_info` (one transaction in both: the latest copy) and
     /// `pending_renewal_info`.
     private func readRows(
-        inApp: LocatedJSON?, latest: LocatedJSON?, pending: LocatedJSON?, environment: String?, signedDate: Instant?
+        inApp: JSONValue.Located?, latest: JSONValue.Located?, pending: JSONValue.Located?, environment: String?,
+        signedDate: Instant?
     ) -> ReceiptRows {
         var rows = ReceiptRows()
         var indexByID: [String: Int] = [:]
         for (name, list) in [("in_app", inApp), ("latest_receipt_info", latest)] {
             guard let list else { continue }
             guard let elements = list.elements else {
-                let detail = list.members != nil ? ": an iOS 6-style transaction receipt, not read" : ""
+                let detail = list.isObject ? ": an iOS 6-style transaction receipt, not read" : ""
                 rows.others.append(.rejected(line: list.line, reason: "\(name) is \(list.typeName)\(detail)"))
                 continue
             }
             for row in elements {
-                guard row.members != nil else {
+                guard row.isObject else {
                     rows.others.append(
                         .rejected(line: row.line, reason: "\(name) element is \(row.typeName), not an object"))
                     continue
@@ -176,7 +177,7 @@ extension AppStoreReading {
 
     /// An `in_app` / `latest_receipt_info` row as a transaction (customer set by the caller).
     private static func transaction(
-        _ row: LocatedJSON, environment: String?, signedDate: Instant?
+        _ row: JSONValue.Located, environment: String?, signedDate: Instant?
     ) -> AppStoreTransaction {
         var fields: [TransactionField: String] = [:]
         fields[.transactionID] = row["transaction_id"]?.text
@@ -207,7 +208,7 @@ extension AppStoreReading {
 /// verifyReceipt's `status` codes (FORMATS.md §5).
 enum ReceiptStatus {
     /// The rejection reason for a status other than 0.
-    static func reason(_ status: String, retryable: LocatedJSON?) -> String {
+    static func reason(_ status: String, retryable: JSONValue.Located?) -> String {
         guard let code = Int(status) else { return "verifyReceipt status \"\(Excerpt.of(status))\" is not a number" }
         return "verifyReceipt status \(code): " + meaning(code, retryable: retryable?.text)
     }

@@ -244,13 +244,9 @@ private struct ChainKey: Hashable, Sendable {
     var intermediate: [UInt8]
     var root: [UInt8]
 
-    /// Hashes the certificates' bytes in bulk: `[UInt8]`'s own hashing feeds the hasher one
-    /// byte at a time, and every JWS looks its chain up here.
+    /// Hashes the certificates' bytes in bulk: every JWS looks its chain up here.
     func hash(into hasher: inout Hasher) {
-        for certificate in [leaf, intermediate, root] {
-            hasher.combine(certificate.count)
-            certificate.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
+        for certificate in [leaf, intermediate, root] { hasher.combine(contentsOf: certificate) }
     }
 }
 

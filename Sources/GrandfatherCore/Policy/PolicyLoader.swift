@@ -246,7 +246,7 @@ struct PolicyReader {
         }
         var list: [String] = []
         for item in items {
-            guard case .string(let text) = item, !text.isEmpty else {
+            guard case .string(let text) = item.value, !text.isEmpty else {
                 throw fail(member, path, "must hold non-empty strings only")
             }
             if !list.contains(text) { list.append(text) }

@@ -388,7 +388,7 @@ extension AppStoreReaderTests {
         let root = try AppStoreFiles.bytes("server-library/certs/testCA.der")
         let verifier = SignatureVerifier(additionalRoots: [root], validationTime: .signedDate)
         let bytes = try AppStoreFiles.bytes("server-library/mock_signed_data/transactionInfo")
-        guard case .appStore(let shape) = bytes.withUnsafeBytes({ AppStoreRecognizer.recognize($0) }) else {
+        guard case .appStore(let shape) = AppStoreRecognizer.recognize(bytes) else {
             Issue.record("the mock is not recognised as App Store content")
             return
         }
@@ -1008,7 +1008,7 @@ extension AppStoreReaderTests {
         }
 
         static func recognize(_ bytes: [UInt8]) -> AppStoreRecognition? {
-            bytes.withUnsafeBytes { AppStoreRecognizer.recognize($0) }
+            AppStoreRecognizer.recognize(bytes)
         }
 
         /// Recognizes and reads `bytes`; `nil` contents when the file is not App Store records.

@@ -41,6 +41,23 @@ struct JSONParser {
         }
     }
 
+    /// Moves to the start of the next line that begins with `byte`, counting lines; `false`
+    /// (at the end) when there is none. Where a JSON Lines reader resumes after a syntax
+    /// error: a pretty-printed document indents its inner objects, so a line that starts
+    /// with `{` starts a new value.
+    mutating func resume(atNextLineStartingWith byte: UInt8) -> Bool {
+        while index < bytes.count {
+            let current = bytes[index]
+            index += 1
+            guard current == 0x0A || current == 0x0D else { continue }
+            if current == 0x0D, index < bytes.count, bytes[index] == 0x0A { index += 1 }
+            line += 1
+            lineStart = index
+            if index < bytes.count, bytes[index] == byte { return true }
+        }
+        return false
+    }
+
     /// Consumes `byte` if it is next (after whitespace).
     mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
@@ -100,10 +117,12 @@ struct JSONParser {
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         index += 1
-        var elements: [JSONValue] = []
+        var elements: [JSONElement] = []
         if consume(UInt8(ascii: "]")) { return .array(elements) }
         while true {
-            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            let (line, column) = (line, column)
+            elements.append(JSONElement(value: try parseValue(depth: depth), line: line, column: column))
             if consume(UInt8(ascii: ",")) { continue }
             if consume(UInt8(ascii: "]")) { return .array(elements) }
             throw error("expected ',' or ']' in array")

@@ -1,8 +1,10 @@
-/// A JSON value that keeps what SPEC §8.3 needs: numbers as their literal text, and
-/// where each object member stands in the file (for one-line errors).
+/// A JSON value that keeps what SPEC §8.3 needs: numbers as their literal text, and where
+/// each value inside it stands in the file (for one-line errors and each row's line). The one
+/// JSON tree every reader shares: the policy, a JWS's header and payload, every App Store
+/// shape.
 public indirect enum JSONValue: Equatable, Sendable {
     case object([JSONMember])
-    case array([JSONValue])
+    case array([JSONElement])
     case string(String)
     /// The number exactly as written (`2.0` stays "2.0", `4.990` stays "4.990").
     case number(String)
@@ -26,6 +28,12 @@ public indirect enum JSONValue: Equatable, Sendable {
         if case .object(let members) = self { return members }
         return nil
     }
+
+    /// The elements of an array, else `nil`.
+    public var elements: [JSONElement]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
 }
 
 /// One `"key": value` of an object, with the position of its key.
@@ -38,6 +46,14 @@ public struct JSONMember: Equatable, Sendable {
     /// 1-based line and column where the value starts.
     public var valueLine: Int
     public var valueColumn: Int
+}
+
+/// One element of an array, with its position.
+public struct JSONElement: Equatable, Sendable {
+    public var value: JSONValue
+    /// 1-based line and column where the element starts.
+    public var line: Int
+    public var column: Int
 }
 
 /// A JSON syntax error at a position.
