@@ -39,7 +39,7 @@
     ) throws(GrandfatherError) -> IngestOutcome {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
         let ledger = ShardedLedger(
-            policy: policy, asOf: asOf,
+            rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)),
             expectedTransactions: try IngestStage.estimatedTransactions([
                 RecognizedInput(description: description, source: CanonicalSource.self, detail: header)
             ]))

@@ -70,9 +70,3 @@ public enum Pipeline {
         return first
     }
 }
-
-/// Receives progress from a run; the command shows it only on a terminal.
-public protocol ProgressSink: Sendable {
-    /// Input read so far: bytes of all inputs' bytes, and rows. Called often, from any thread.
-    func read(bytes: Int64, of total: Int64, rows: Int)
-}

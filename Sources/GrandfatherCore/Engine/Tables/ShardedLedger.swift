@@ -35,12 +35,6 @@ final class ShardedLedger: @unchecked Sendable {
         fingerprints = TransactionFingerprints.tables(count, expected: expectedTransactions / count + 1)
     }
 
-    /// A ledger for one run: its rules built from `policy` and `asOf`.
-    convenience init(policy: Policy, asOf: Instant, expectedTransactions: Int) {
-        self.init(
-            rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)), expectedTransactions: expectedTransactions)
-    }
-
     /// A ledger for the first of `runs` whose followers fold the same rows for the others.
     static func folding(for runs: [AuditRules], expectedTransactions: Int) -> ShardedLedger {
         let followers = runs.dropFirst().map { ShardedLedger(rules: $0, expectedTransactions: expectedTransactions) }

@@ -25,3 +25,9 @@ final class ProgressMeter: @unchecked Sendable {
         sink.read(bytes: read, of: total, rows: count)
     }
 }
+
+/// Receives progress from a run; the command shows it only on a terminal.
+public protocol ProgressSink: Sendable {
+    /// Input read so far: bytes of all inputs' bytes, and rows. Called often, from any thread.
+    func read(bytes: Int64, of total: Int64, rows: Int)
+}
