@@ -74,6 +74,10 @@ public struct ProductRule: Sendable, Equatable {
     public var entitlements: [String]
     /// Term of a non-renewing product, in days of 86,400 s.
     public var termDays: Int?
+    /// The product's type, for sources whose rows do not state it reliably (a RevenueCat
+    /// export guesses it from `is_auto_renewable` and `product_duration`): SPEC §9's
+    /// `products[id].type`. Canonical and App Store rows carry their own type and keep it.
+    public var type: ProductType? = nil
 }
 
 /// The policy's optional `fx` table: rates into one reporting currency, as given (no rate is

@@ -194,6 +194,13 @@ struct PolicyReader {
                     rule.entitlements = try stringList(field, "\(path).entitlements")
                     sawEntitlements = true
                 case "term_days": rule.termDays = try nonNegativeInteger(field, "\(path).term_days")
+                case "type":
+                    let text = try string(field, "\(path).type")
+                    guard let type = ProductType(rawValue: text) else {
+                        let types = ProductType.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw fail(field, "\(path).type", "must be one of \(types), not \"\(Excerpt.of(text))\"")
+                    }
+                    rule.type = type
                 default: throw unknownKey(field, in: path)
                 }
             }

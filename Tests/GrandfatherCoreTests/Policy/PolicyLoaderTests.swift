@@ -93,6 +93,13 @@ struct PolicyLoaderTests {
         #expect(policy.termSeconds(forProduct: "legacy.unlock") == 180 * 86_400)
     }
 
+    @Test("a product may state its type (SPEC §9), for sources that cannot", arguments: ProductType.allCases)
+    func productType(type: ProductType) throws {
+        let policy = try Self.parse(
+            Self.variant(extra: #", "products": {"p": {"entitlements": ["x"], "type": "\#(type.rawValue)"}}"#))
+        #expect(policy.products["p"] == ProductRule(entitlements: ["x"], termDays: nil, type: type))
+    }
+
     @Test("basis date needs no versions", arguments: ["date", "DATE"])
     func dateBasisWithoutVersions(basis: String) throws {
         let policy = try Self.parse(
@@ -206,6 +213,8 @@ struct PolicyLoaderTests {
             (variant(extra: #", "default_time_zone": "Mars/Olympus_Mons""#), "default_time_zone"),
             (variant(extra: #", "products": {"p": {"entitlements": ["x"], "term_days": -1}}"#), "products.p.term_days"),
             (variant(extra: #", "products": {"p": {"entitlements": ["x"], "term": 30}}"#), "products.p.term"),
+            (variant(extra: #", "products": {"p": {"entitlements": ["x"], "type": "lifetime"}}"#), "products.p.type"),
+            (variant(extra: #", "products": {"p": {"entitlements": ["x"], "type": 1}}"#), "products.p.type"),
             (#"{"grandfathered_entitlements": ["premium"]}"#, "cutover"),
             (variant(extra: "").replacingOccurrences(of: #"["premium"]"#, with: "[]"), "grandfathered_entitlements"),
             (
