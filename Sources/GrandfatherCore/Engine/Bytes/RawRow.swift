@@ -62,6 +62,13 @@ struct RawRow {
     /// Whether a field has a value.
     func has(_ field: Int) -> Bool { spans[field].count > 0 }
 
+    /// A field's text, `nil` when it has no value: how a source outside the engine reads
+    /// the columns it maps itself (a RevenueCat export's). Invalid UTF-8 is repaired, and the
+    /// source's checks then see the replacement character.
+    func text(_ field: Int) -> String? {
+        has(field) ? String(decoding: bytes(field), as: UTF8.self) : nil
+    }
+
     /// The bytes of a field that has a value.
     func bytes(_ field: Int) -> UnsafeRawBufferPointer {
         let span = spans[field]

@@ -18,10 +18,15 @@ struct CSVReader {
 
     /// Prepares to read a file whose header was already recognised as `kind`.
     init(header: [String], kind: RecordKind) {
+        self.init(header: header, fieldNames: kind.fieldNames)
+    }
+
+    /// Prepares to read a file whose columns a source names itself (a RevenueCat export's):
+    /// a row's field `i` is the column named `fieldNames[i]`, wherever the header puts it.
+    init(header: [String], fieldNames: [String]) {
         self.header = header
-        let names = kind.fieldNames
-        self.fieldForColumn = header.map { names.firstIndex(of: $0) ?? -1 }
-        self.fieldCount = names.count
+        self.fieldForColumn = header.map { fieldNames.firstIndex(of: $0) ?? -1 }
+        self.fieldCount = fieldNames.count
     }
 
     /// What reading a range found besides its rows.
