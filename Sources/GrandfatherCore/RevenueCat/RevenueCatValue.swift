@@ -78,18 +78,7 @@ enum RevenueCatValue {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
             hour <= 23, minute <= 59, second <= 59
         else { return nil }
-        var micros: Int64 = 0
-        if expect(bytes, &index, UInt8(ascii: ".")) {
-            var count = 0
-            while index < bytes.count, bytes[index] &- 0x30 <= 9 {
-                if count < 6 { micros = micros * 10 + Int64(bytes[index] &- 0x30) }
-                count += 1
-                index += 1
-            }
-            guard count > 0 else { return nil }
-            for _ in count..<max(count, 6) { micros *= 10 }
-        }
-        guard index == bytes.count else { return nil }
+        guard let micros = fraction(bytes, &index, places: 6), index == bytes.count else { return nil }
         let seconds = CivilDate.toDays(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         let instant = Instant(microseconds: seconds * 1_000_000 + micros)
         return Instant.supported.contains(instant) ? instant : nil
@@ -121,18 +110,7 @@ enum RevenueCatValue {
             index += 1
         }
         guard index > 0 else { return nil }
-        var micros: Int64 = 0
-        if expect(bytes, &index, UInt8(ascii: ".")) {
-            var count = 0
-            while index < bytes.count, bytes[index] &- 0x30 <= 9 {
-                if count < 3 { micros = micros * 10 + Int64(bytes[index] &- 0x30) }
-                count += 1
-                index += 1
-            }
-            guard count > 0 else { return nil }
-            for _ in count..<max(count, 3) { micros *= 10 }
-        }
-        guard index == bytes.count else { return nil }
+        guard let micros = fraction(bytes, &index, places: 3), index == bytes.count else { return nil }
         let instant = Instant(microseconds: milliseconds * 1000 + micros)
         return Instant.supported.contains(instant) ? instant : nil
     }
@@ -170,6 +148,23 @@ enum RevenueCatValue {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
+    }
+
+    /// An optional fraction at `index`, `.` and at least one digit, as a whole number of
+    /// `places` decimal places (digits past them dropped): 0 when there is none, `nil` for a
+    /// `.` without digits.
+    private static func fraction(_ bytes: Span<UInt8>, _ index: inout Int, places: Int) -> Int64? {
+        guard expect(bytes, &index, UInt8(ascii: ".")) else { return 0 }
+        var value: Int64 = 0
+        var count = 0
+        while index < bytes.count, bytes[index] &- 0x30 <= 9 {
+            if count < places { value = value * 10 + Int64(bytes[index] &- 0x30) }
+            count += 1
+            index += 1
+        }
+        guard count > 0 else { return nil }
+        for _ in count..<max(count, places) { value *= 10 }
+        return value
     }
 
     private static func digits(_ bytes: Span<UInt8>, _ index: inout Int, count: Int) -> Int64? {
