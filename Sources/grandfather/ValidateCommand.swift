@@ -59,7 +59,7 @@ enum ValidationReport {
                 "\(input.path): \(input.kind.rawValue), \(input.format.rawValue), "
                     + "\(TerminalText.counted(input.rowsRead, "row", "rows")) read, \(input.rowsAccepted) accepted, "
                     + "\(input.rowsRejected) rejected (\(TerminalText.counted(input.exactDuplicates, "exact duplicate", "exact duplicates")), "
-                    + "\(input.sandboxRows) sandbox)")
+                    + "\(input.superseded) superseded, \(input.sandboxRows) sandbox)")
         }
         lines.append(
             "all inputs: \(TerminalText.counted(audit.rowsRead, "row", "rows")) read = \(audit.rowsAccepted) accepted + "

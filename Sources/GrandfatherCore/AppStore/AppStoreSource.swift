@@ -131,7 +131,7 @@ enum AppStoreSource: InputSource {
             rowsAccepted: customers.rowsAccepted + transactions.rowsAccepted + rows.acceptedWithoutRecord,
             rowsRejected: rejections.count,
             exactDuplicates: customers.exactDuplicates + transactions.exactDuplicates,
-            sandboxRows: customers.sandboxRows + transactions.sandboxRows)
+            sandboxRows: customers.sandboxRows + transactions.sandboxRows, superseded: rows.superseded)
         return (report, rejections)
     }
 }

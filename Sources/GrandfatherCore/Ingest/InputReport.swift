@@ -1,4 +1,5 @@
-/// What one input file contributed: the accounting of SPEC §6 (read = accepted + rejected).
+/// What one input file contributed: the accounting of SPEC §6 (read = accepted + rejected;
+/// exact duplicates, superseded deliveries and sandbox rows are among the accepted).
 public struct InputReport: Sendable, Equatable, Codable {
     /// The path as given on the command line.
     public var path: String
@@ -14,6 +15,9 @@ public struct InputReport: Sendable, Equatable, Codable {
     public var exactDuplicates: Int
     /// Accepted rows from the sandbox.
     public var sandboxRows: Int
+    /// Accepted rows that a later delivery of the same record replaced (SPEC §9
+    /// Redeliveries), and that therefore take no part in the audit.
+    public var superseded = 0
 
     enum CodingKeys: String, CodingKey {
         case path, format, kind, sha256
@@ -23,5 +27,6 @@ public struct InputReport: Sendable, Equatable, Codable {
         case rowsRejected = "rows_rejected"
         case exactDuplicates = "exact_duplicates"
         case sandboxRows = "sandbox_rows"
+        case superseded = "superseded_rows"
     }
 }

@@ -39,18 +39,22 @@ public enum SummaryMarkdown {
         }
 
         md += "\n## Data quality\n\n"
-        md += "| file | kind | format | rows read | accepted | rejected | exact duplicates | sandbox rows |\n"
-        md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n"
+        md +=
+            "| file | kind | format | rows read | accepted | rejected | exact duplicates | superseded | sandbox rows |\n"
+        md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
         for input in audit.inputs {
             md +=
                 "| \(MarkdownText.literal(input.path)) | \(input.kind.rawValue) | \(input.format.rawValue) | \(input.rowsRead) | "
-            md += "\(input.rowsAccepted) | \(input.rowsRejected) | \(input.exactDuplicates) | \(input.sandboxRows) |\n"
+            md += "\(input.rowsAccepted) | \(input.rowsRejected) | \(input.exactDuplicates) | \(input.superseded) | "
+            md += "\(input.sandboxRows) |\n"
         }
         md += "| **all** | | | \(audit.rowsRead) | \(audit.rowsAccepted) | \(audit.rowsRejected) | "
         md +=
-            "\(audit.inputs.reduce(0) { $0 + $1.exactDuplicates }) | \(audit.inputs.reduce(0) { $0 + $1.sandboxRows }) |\n\n"
+            "\(audit.inputs.reduce(0) { $0 + $1.exactDuplicates }) | \(audit.inputs.reduce(0) { $0 + $1.superseded }) | "
+        md += "\(audit.inputs.reduce(0) { $0 + $1.sandboxRows }) |\n\n"
         md +=
-            "Every file: rows read = accepted + rejected. Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
+            "Every file: rows read = accepted + rejected (exact duplicates, superseded deliveries and sandbox rows are "
+        md += "among the accepted). Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
         for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
 

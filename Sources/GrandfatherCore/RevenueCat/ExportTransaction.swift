@@ -23,6 +23,9 @@ struct ExportTransaction: Equatable, Sendable {
     var store: String
     /// When RevenueCat last changed the row: of two deliveries of one transaction, the later wins.
     var updatedAt: Instant?
+    /// What makes two rows deliveries of one transaction: `store_transaction_id` and
+    /// `renewal_number`, whatever the store (FORMATS.md §a, "Handling updated transactions").
+    var delivery: ExportDeliveries.Key
 
     /// Stores whose `store_transaction_id` is one per transaction, renewals included
     /// (FORMATS.md §a: "Not unique on Stripe"; the web billing stores work alike). Any other
@@ -75,9 +78,13 @@ struct ExportTransaction: Equatable, Sendable {
                 entitlements = items
             }
             let renewal = text(.renewalNumber)
-            if let renewal, Int(renewal) == nil {
-                throw ExportRowProblem(
-                    column: .renewalNumber, reason: "is not a whole number: '\(Excerpt.of(renewal))'")
+            var renewalNumber: Int?
+            if let renewal {
+                guard let number = Int(renewal) else {
+                    throw ExportRowProblem(
+                        column: .renewalNumber, reason: "is not a whole number: '\(Excerpt.of(renewal))'")
+                }
+                renewalNumber = number
             }
             let revoked = try time(.refundedAt)
             let graceEnds = try time(.gracePeriodEndTime)
@@ -103,7 +110,8 @@ struct ExportTransaction: Equatable, Sendable {
                     price: text(.purchasePriceInPurchasedCurrency) ?? text(.priceInPurchasedCurrency),
                     currency: text(.purchasedCurrency),
                     renewalState: renewalState(revoked: revoked, graceEnds: graceEnds, billingIssue: billingIssue),
-                    graceExpires: graceEnds, entitlements: entitlements, store: store, updatedAt: try time(.updatedAt)))
+                    graceExpires: graceEnds, entitlements: entitlements, store: store, updatedAt: try time(.updatedAt),
+                    delivery: ExportDeliveries.Key(storeTransactionID, renewal: renewalNumber)))
         } catch {
             return .failure(error)
         }

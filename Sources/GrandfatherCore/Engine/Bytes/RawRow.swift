@@ -69,6 +69,12 @@ struct RawRow {
         has(field) ? String(decoding: bytes(field), as: UTF8.self) : nil
     }
 
+    /// The 1-based CSV column a field was read from; `nil` for JSON, or when it was not read.
+    func column(of field: Int) -> Int? {
+        let column = spans[field].column
+        return column > 0 ? column : nil
+    }
+
     /// The bytes of a field that has a value.
     func bytes(_ field: Int) -> UnsafeRawBufferPointer {
         let span = spans[field]

@@ -43,7 +43,7 @@ struct ReportPage {
     }
 
     struct InputRow {
-        var path, kind, format, size, sha256, read, accepted, rejected, duplicates, sandbox: String
+        var path, kind, format, size, sha256, read, accepted, rejected, duplicates, superseded, sandbox: String
     }
 
     struct VersionChart {
@@ -145,7 +145,7 @@ struct ReportPage {
                 path: $0.path, kind: $0.kind.rawValue, format: $0.format.rawValue, size: String($0.sizeBytes),
                 sha256: $0.sha256, read: String($0.rowsRead), accepted: String($0.rowsAccepted),
                 rejected: String($0.rowsRejected), duplicates: String($0.exactDuplicates),
-                sandbox: String($0.sandboxRows))
+                superseded: String($0.superseded), sandbox: String($0.sandboxRows))
         }
         rowsRead = String(audit.rowsRead)
         rowsAccepted = String(audit.rowsAccepted)

@@ -85,10 +85,10 @@ enum Templates {
         <table>
         <tr><th>file</th><th>kind</th><th>format</th><th class="num">bytes</th><th>SHA-256</th>\
         <th class="num">rows read</th><th class="num">accepted</th><th class="num">rejected</th>\
-        <th class="num">exact duplicates</th><th class="num">sandbox rows</th></tr>
+        <th class="num">exact duplicates</th><th class="num">superseded</th><th class="num">sandbox rows</th></tr>
         {{#inputs}}<tr><td class="id">{{path}}</td><td>{{kind}}</td><td>{{format}}</td><td class="num">{{size}}</td>\
         <td><code>{{sha256}}</code></td><td class="num">{{read}}</td><td class="num">{{accepted}}</td>\
-        <td class="num">{{rejected}}</td><td class="num">{{duplicates}}</td><td class="num">{{sandbox}}</td></tr>
+        <td class="num">{{rejected}}</td><td class="num">{{duplicates}}</td><td class="num">{{superseded}}</td><td class="num">{{sandbox}}</td></tr>
         {{/inputs}}<tr><th>all</th><th></th><th></th><th></th><th></th><th class="num">{{rowsRead}}</th>\
         <th class="num">{{rowsAccepted}}</th><th class="num">{{rowsRejected}}</th><th></th><th></th></tr>
         </table>
