@@ -2,6 +2,7 @@
 """Benchmark: Grandfather against the DuckDB script on the same generated data.
 
     python3 bench/run.py [--customers N] [--runs R] [--seed S] [--history-factor K] [--debug]
+                         [--jsonl] [--sde] [--binary PATH] [--baseline-binary PATH]
 
 Run it through scripts/bench, which first installs what it needs (scripts/bootstrap, and
 DuckDB with pip when `import duckdb` fails). This script:
@@ -164,6 +165,83 @@ def jsonl_copy(data):
     return target
 
 
+# RevenueCat's Scheduled Data Export v5 columns, in its documented order (FORMATS.md §a).
+SDE_COLUMNS = [
+    "rc_original_app_user_id", "rc_last_seen_app_user_id_alias", "country", "country_source",
+    "product_identifier", "product_display_name", "product_duration", "start_time", "end_time",
+    "grace_period_end_time", "effective_end_time", "store", "is_auto_renewable", "is_trial_period",
+    "is_in_intro_offer_period", "is_sandbox", "price_in_usd", "purchase_price_in_usd",
+    "takehome_percentage", "tax_percentage", "commission_percentage", "store_transaction_id",
+    "original_store_transaction_id", "refunded_at", "unsubscribe_detected_at",
+    "billing_issues_detected_at", "purchased_currency", "price_in_purchased_currency",
+    "purchase_price_in_purchased_currency", "entitlement_identifiers", "renewal_number",
+    "is_trial_conversion", "presented_offering", "ownership_type", "reserved_subscriber_attributes",
+    "custom_subscriber_attributes", "platform", "experiment_id", "experiment_variant", "updated_at",
+    "offer", "offer_type", "first_seen_time", "auto_resume_time"]
+
+
+def sde_time(text):
+    """2024-03-01T00:00:00Z (the generator's only form) as the export writes it."""
+    return text[:10] + " " + text[11:19] if text else ""
+
+
+def sde_copy(data):
+    """transactions-sde.csv beside transactions.csv: the same transactions as a RevenueCat
+    Scheduled Data Export (v5 columns, every one filled as a real export fills it), written
+    once into a temporary file and renamed. The export has no product type: the audit guesses
+    it from is_auto_renewable, product_duration and entitlement_identifiers, so the copy
+    states those to give the canonical type back; renewal states come back from refunded_at,
+    grace_period_end_time and billing_issues_detected_at (`expired` has no column, and
+    nothing in SPEC tells it from none)."""
+    target = os.path.join(data, "transactions-sde.csv")
+    if os.path.exists(target):
+        return target
+    log("bench: writing %s" % os.path.relpath(target, ROOT))
+    tmp = target + ".tmp-%d" % os.getpid()
+    attributes = '{"$ip": {"value": "203.0.113.7", "updated_at_ms": 1672549200000}}'
+    with open(os.path.join(data, "transactions.csv"), newline="", encoding="utf-8") as src, \
+            open(tmp, "w", newline="", encoding="utf-8") as out:
+        reader = csv.DictReader(src)
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(SDE_COLUMNS)
+        for n, t in enumerate(reader):
+            ptype, state = t["product_type"], t["renewal_state"]
+            start = sde_time(t["purchase_date"])
+            end = sde_time(t["expires_date"])
+            price = t["price"]
+            row = {
+                "rc_original_app_user_id": t["customer_id"],
+                "rc_last_seen_app_user_id_alias": "$RCAnonymousID:%032x" % (n * 2654435761 % (1 << 64)),
+                "country": "US", "country_source": "from_sdk",
+                "product_identifier": t["product_id"], "product_display_name": t["product_id"],
+                "product_duration": "P1Y" if ptype == "non_renewing" else ("P1M" if ptype == "auto_renewable" else ""),
+                "start_time": start, "end_time": end,
+                "grace_period_end_time": sde_time(t["grace_period_expires_date"]) if state == "in_grace_period" else "",
+                "effective_end_time": end, "store": "app_store",
+                "is_auto_renewable": "true" if ptype == "auto_renewable" else "false",
+                "is_trial_period": "false", "is_in_intro_offer_period": "false",
+                "is_sandbox": "true" if t["environment"] == "sandbox" else "false",
+                "price_in_usd": price, "purchase_price_in_usd": price, "takehome_percentage": "0.85",
+                "tax_percentage": "0.1667", "commission_percentage": "0.15",
+                "store_transaction_id": t["transaction_id"],
+                "original_store_transaction_id": t["original_transaction_id"] or t["transaction_id"],
+                "refunded_at": sde_time(t["revocation_date"]),
+                "unsubscribe_detected_at": "",
+                "billing_issues_detected_at": start if state == "in_billing_retry" else "",
+                "purchased_currency": t["currency"], "price_in_purchased_currency": price,
+                "purchase_price_in_purchased_currency": price,
+                "entitlement_identifiers": '["premium"]' if ptype == "non_consumable" else "[]",
+                "renewal_number": "1", "is_trial_conversion": "false",
+                "presented_offering": "default", "ownership_type": t["ownership_type"].upper(),
+                "reserved_subscriber_attributes": attributes if n % 5 == 0 else "",
+                "custom_subscriber_attributes": "", "platform": "ios",
+                "experiment_id": "", "experiment_variant": "", "updated_at": start,
+                "offer": "", "offer_type": "", "first_seen_time": start, "auto_resume_time": ""}
+            writer.writerow([row[c] for c in SDE_COLUMNS])
+    os.rename(tmp, target)
+    return target
+
+
 def same_answers(a, b):
     """Whether two snapshots hold the same classes and flags for every customer."""
     def read(path):
@@ -316,6 +394,9 @@ def main():
                     help="build and time the debug binary (quick checks; times mean little)")
     ap.add_argument("--jsonl", action="store_true",
                     help="also time grandfather on the same transactions as JSON Lines")
+    ap.add_argument("--sde", action="store_true",
+                    help="also time grandfather on the same transactions as a RevenueCat "
+                    "Scheduled Data Export (issue 16: within 1.5x of the canonical CSV)")
     ap.add_argument("--binary", help="time this grandfather binary instead of building one "
                     "(e.g. an older build to compare with)")
     ap.add_argument("--baseline-binary", metavar="PATH",
@@ -375,6 +456,11 @@ def main():
         jsonl_cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out",
                      rel(jsonl_out), rel(customers_csv), rel(jsonl_copy(data))]
         tools.append(("gf-jsonl", jsonl_cmd, jsonl_out))
+    if a.sde:
+        sde_out = os.path.join(work, "gf-sde-out")
+        sde_cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out",
+                   rel(sde_out), rel(customers_csv), rel(sde_copy(data))]
+        tools.append(("gf-sde", sde_cmd, sde_out))
 
     results = {name: [] for name, _, _ in tools}
     for i in range(1, a.runs + 1):
@@ -410,6 +496,8 @@ def main():
     print("  " + shell_line(duck_cmd))
     if a.jsonl:
         print("  " + shell_line(jsonl_cmd))
+    if a.sde:
+        print("  " + shell_line(sde_cmd))
     print("  (outputs removed before each run; runs alternate, grandfather first)")
     print()
     print("%-12s %14s %20s %13s   %s" % ("tool", "median wall s", "median peak RSS MiB",
@@ -438,6 +526,15 @@ def main():
         same = same_answers(os.path.join(gf_out, "latest", "snapshot.sqlite"),
                             os.path.join(jsonl_out, "latest", "snapshot.sqlite"))
         print("JSON Lines and CSV runs give the same classes and flags: %s" % ("yes" if same else "NO"))
+        if not same:
+            return 1
+    if a.sde:
+        print("Grandfather RevenueCat export/CSV: wall %.2fx, peak RSS %.2fx" % (
+            med["gf-sde"][0] / med["grandfather"][0], med["gf-sde"][1] / med["grandfather"][1]))
+        same = same_answers(os.path.join(gf_out, "latest", "snapshot.sqlite"),
+                            os.path.join(sde_out, "latest", "snapshot.sqlite"))
+        print("RevenueCat export and CSV runs give the same classes and flags: %s"
+              % ("yes" if same else "NO"))
         if not same:
             return 1
     ok = compare(os.path.join(gf_out, "latest", "snapshot.sqlite"), duck_out, manifest)

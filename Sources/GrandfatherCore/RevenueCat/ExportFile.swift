@@ -7,70 +7,68 @@ enum ExportFile {
         Set(header).isSuperset(of: ExportColumn.required.map(\.name))
     }
 
-    /// Reads the file at `path`, whose header `recognizes(header:)` accepted, giving
-    /// `handler` each row in line order.
+    /// What one range of a file gave: each readable row laid out in the canonical fields in
+    /// `spill` (with its delivery key and `updated_at`), in line order, and the rows that
+    /// cannot be read. Lines count from 1 at the range's start.
+    struct RangeRead: Sendable {
+        var spill: RowSpill
+        /// The delivery of each row in `spill`, for finding the latest of each transaction.
+        var deliveries: [ExportDeliveries.Delivery] = []
+        var rejections: [Rejection] = []
+        /// Physical line breaks in the range: the next range's lines start this much later.
+        var lineBreaks = 0
+    }
+
+    /// Reads one range of the file `source`, whose header `recognizes(header:)` accepted.
     /// - Parameter productTypes: the policy's `products[id].type`.
-    static func read<Handler: ExportRowHandler>(
-        _ path: String, header: [String], productTypes: [String: ProductType] = [:], into handler: inout Handler,
-        meter: ProgressMeter? = nil
-    ) throws(GrandfatherError) {
-        let source = try ByteSource(path: path)
-        let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name))
-        var sink = Sink(productTypes: productTypes, handler: handler)
-        _ = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: meter)
-        handler = sink.handler
-    }
-
-    /// What one file held, in line order.
-    struct Contents: ExportRowHandler, Sendable {
-        var transactions: [(line: Int, transaction: ExportTransaction)] = []
-        var rejections: [(line: Int, reason: String)] = []
-
-        mutating func accept(_ transaction: ExportTransaction, line: Int) {
-            transactions.append((line, transaction))
-        }
-
-        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-            rejections.append((line, reason))
-        }
-    }
-
-    /// Reads the file at `path` whole, for a look at what it holds.
     static func read(
-        _ path: String, header: [String], productTypes: [String: ProductType] = [:]
-    ) throws(GrandfatherError) -> Contents {
-        var contents = Contents()
-        try read(path, header: header, productTypes: productTypes, into: &contents)
-        return contents
+        _ source: ByteSource, header: [String], range: Range<Int>, isFirst: Bool,
+        productTypes: [String: ProductType], meter: ProgressMeter? = nil
+    ) throws(GrandfatherError) -> RangeRead {
+        let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name))
+        let spill = try RowSpill(fieldCount: TransactionField.allCases.count)
+        var sink = Sink(path: source.path, productTypes: productTypes, writer: RowSpill.Writer(spill))
+        let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
+        if let failure = sink.failure { throw failure }
+        try sink.writer.flush()
+        return RangeRead(
+            spill: spill, deliveries: sink.deliveries, rejections: sink.rejections, lineBreaks: summary.lineBreaks)
     }
 
-    /// Turns each row the CSV reader delivers into a transaction or a rejection.
-    private struct Sink<Handler: ExportRowHandler>: RowSink {
+    /// Reads each row the CSV reader delivers into a transaction, and lays it out in the spill
+    /// or rejects it.
+    private struct Sink: RowSink {
+        let path: String
         let productTypes: [String: ProductType]
-        var handler: Handler
+        var writer: RowSpill.Writer
+        var deliveries: [ExportDeliveries.Delivery] = []
+        var rejections: [Rejection] = []
+        /// The first error writing the spill; reading stops short of nothing, and the caller throws it.
+        var failure: GrandfatherError?
 
         mutating func accept(_ row: RawRow) {
-            switch ExportTransaction.read({ row.text($0.rawValue) }, productTypes: productTypes) {
+            let values = ExportRow(row: row)
+            switch ExportTransaction.read(values, productTypes: productTypes) {
             case .success(let transaction):
-                handler.accept(transaction, line: row.line)
+                let delivery = ExportDeliveries.Delivery(transaction)
+                writer.begin(line: row.line, key: delivery.key, version: delivery.version)
+                transaction.layOut(values, into: &writer)
+                do throws(GrandfatherError) {
+                    try writer.end()
+                } catch {
+                    if failure == nil { failure = error }
+                }
+                deliveries.append(delivery)
             case .failure(let problem):
-                handler.reject(
-                    line: row.line, column: row.column(of: problem.column.rawValue), field: problem.column.name,
-                    reason: problem.description)
+                rejections.append(
+                    Rejection(
+                        file: path, line: row.line, column: row.column(of: problem.column.rawValue),
+                        field: problem.column.name, reason: problem.description))
             }
         }
 
         mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-            handler.reject(line: line, column: column, field: field, reason: reason)
+            rejections.append(Rejection(file: path, line: line, column: column, field: field, reason: reason))
         }
     }
-}
-
-/// Receives the rows of a Scheduled Data Export, in line order.
-protocol ExportRowHandler {
-    /// A row read into a transaction.
-    mutating func accept(_ transaction: ExportTransaction, line: Int)
-    /// A row that cannot be read, with the 1-based column and name of the field at fault when
-    /// one is.
-    mutating func reject(line: Int, column: Int?, field: String?, reason: String)
 }

@@ -1,127 +1,121 @@
 /// One row of RevenueCat's Scheduled Data Export read into plain values, and the rules that
 /// lay it out in SPEC §2's transaction fields (the README's "RevenueCat files" mapping).
+///
+/// The texts a row hands on unchanged (ids, price, currency) are not copied into the value:
+/// `layOut` copies them from the row straight into the canonical fields, so that reading ten
+/// million rows makes no string per field.
 struct ExportTransaction: Equatable, Sendable {
-    var customerID: String
-    /// `store_transaction_id`, with `#` and the renewal number for a store whose ids repeat
-    /// across renewals (see `transactionID(_:renewal:store:)`).
-    var transactionID: String
-    var originalTransactionID: String?
-    var productID: String
     var productType: ProductType
     var purchased: Instant
     var expires: Instant?
     var revoked: Instant?
     var familyShared: Bool
     var sandbox: Bool
-    var price: String?
-    var currency: String?
+    /// Which column the price comes from: the gross price when the row has one.
+    var priceColumn: ExportColumn?
     var renewalState: RenewalState?
     var graceExpires: Instant?
     /// `entitlement_identifiers`: `nil` when the column is missing or empty.
     var entitlements: [String]?
-    /// The store as written, lowercased (`app_store`, `play_store`, `stripe`, `promotional`…).
-    var store: String
+    var store: ExportStore
+    /// `renewal_number`, when the row has one.
+    var renewalNumber: Int?
     /// When RevenueCat last changed the row: of two deliveries of one transaction, the later wins.
     var updatedAt: Instant?
     /// What makes two rows deliveries of one transaction: `store_transaction_id` and
     /// `renewal_number`, whatever the store (FORMATS.md §a, "Handling updated transactions").
     var delivery: ExportDeliveries.Key
 
-    /// Stores whose `store_transaction_id` is one per transaction, renewals included
-    /// (FORMATS.md §a: "Not unique on Stripe"; the web billing stores work alike). Any other
-    /// store's ids are made unique with the renewal number, as RevenueCat recommends.
-    static let storesWithUniqueIDs: Set<String> = ["app_store", "mac_app_store", "play_store", "amazon"]
-
-    /// Reads a row, whose columns `value` gives (`nil` or empty when absent).
+    /// Reads a row.
     /// - Parameter productTypes: the policy's `products[id].type`, which outranks what the
     ///   row says.
     /// - Returns: the transaction, or the reason the row is rejected.
-    static func read(
-        _ value: (ExportColumn) -> String?, productTypes: [String: ProductType] = [:]
+    static func read<Values: ExportValues>(
+        _ row: Values, productTypes: [String: ProductType] = [:]
     ) -> Result<ExportTransaction, ExportRowProblem> {
-        func text(_ column: ExportColumn) -> String? {
-            guard let text = value(column), !text.isEmpty else { return nil }
-            return text
-        }
-        func required(_ column: ExportColumn) throws(ExportRowProblem) -> String {
-            guard let text = text(column) else { throw ExportRowProblem(column: column, reason: "is missing") }
-            return text
-        }
         func time(_ column: ExportColumn) throws(ExportRowProblem) -> Instant? {
-            guard let text = text(column) else { return nil }
-            guard let instant = RevenueCatValue.time(text.utf8.span) else {
-                throw ExportRowProblem(column: column, reason: "is not a time: '\(Excerpt.of(text))'")
+            switch row.read(column, RevenueCatValue.time) {
+            case nil: return nil
+            case .some(let instant?): return instant
+            case .some(nil): throw ExportRowProblem(column: column, value: row.text(column), reason: "is not a time")
             }
-            return instant
         }
         func flag(_ column: ExportColumn) throws(ExportRowProblem) -> Bool? {
-            guard let text = text(column) else { return nil }
-            guard let flag = RevenueCatValue.bool(text.utf8.span) else {
-                throw ExportRowProblem(column: column, reason: "is not a boolean: '\(Excerpt.of(text))'")
+            switch row.read(column, RevenueCatValue.bool) {
+            case nil: return nil
+            case .some(let flag?): return flag
+            case .some(nil): throw ExportRowProblem(column: column, value: row.text(column), reason: "is not a boolean")
             }
-            return flag
+        }
+        func require(_ column: ExportColumn) throws(ExportRowProblem) {
+            guard row.has(column) else { throw ExportRowProblem(column: column, reason: "is missing") }
         }
         do throws(ExportRowProblem) {
-            let customerID = try required(.appUserID)
-            let productID = try required(.productID)
-            let store = try required(.store).lowercased()
-            let storeTransactionID = try required(.storeTransactionID)
+            try require(.appUserID)
+            try require(.productID)
+            try require(.store)
+            try require(.storeTransactionID)
             guard let purchased = try time(.startTime) else {
                 throw ExportRowProblem(column: .startTime, reason: "is missing")
             }
+            let store = row.read(.store, ExportStore.read) ?? .other
             var entitlements: [String]?
-            if let listed = text(.entitlementIdentifiers) {
-                guard let items = RevenueCatValue.list(listed.utf8.span) else {
-                    throw ExportRowProblem(
-                        column: .entitlementIdentifiers, reason: "is not a list: '\(Excerpt.of(listed))'")
-                }
-                entitlements = items
+            switch row.read(.entitlementIdentifiers, RevenueCatValue.list) {
+            case nil: break
+            case .some(let items?): entitlements = items
+            case .some(nil):
+                throw ExportRowProblem(
+                    column: .entitlementIdentifiers, value: row.text(.entitlementIdentifiers), reason: "is not a list")
             }
-            let renewal = text(.renewalNumber)
             var renewalNumber: Int?
-            if let renewal {
-                guard let number = Int(renewal) else {
-                    throw ExportRowProblem(
-                        column: .renewalNumber, reason: "is not a whole number: '\(Excerpt.of(renewal))'")
-                }
-                renewalNumber = number
+            switch row.read(.renewalNumber, RevenueCatValue.wholeNumber) {
+            case nil: break
+            case .some(let number?): renewalNumber = number
+            case .some(nil):
+                throw ExportRowProblem(
+                    column: .renewalNumber, value: row.text(.renewalNumber), reason: "is not a whole number")
             }
             let revoked = try time(.refundedAt)
             let graceEnds = try time(.gracePeriodEndTime)
             let billingIssue = try time(.billingIssuesDetectedAt)
             let autoRenewable = try flag(.isAutoRenewable) ?? false
-            let ownership = text(.ownershipType)?.lowercased()
-            if let ownership, OwnershipType(rawValue: ownership) == nil {
+            var familyShared = false
+            switch row.read(.ownershipType, ownership) {
+            case nil: break
+            case .some(let shared?): familyShared = shared
+            case .some(nil):
                 throw ExportRowProblem(
-                    column: .ownershipType, reason: "is not PURCHASED or FAMILY_SHARED: '\(Excerpt.of(ownership))'")
+                    column: .ownershipType, value: row.text(.ownershipType), reason: "is not PURCHASED or FAMILY_SHARED"
+                )
             }
+            let policyType = productTypes.isEmpty ? nil : row.text(.productID).flatMap { productTypes[$0] }
+            let key = row.read(.storeTransactionID) { ExportDeliveries.Key($0, renewal: renewalNumber) }
             return .success(
                 ExportTransaction(
-                    customerID: customerID,
-                    transactionID: transactionID(storeTransactionID, renewal: renewal, store: store),
-                    originalTransactionID: text(.originalStoreTransactionID), productID: productID,
-                    productType: productTypes[productID]
+                    productType: policyType
                         ?? productType(
-                            autoRenewable: autoRenewable, hasDuration: text(.productDuration) != nil,
+                            autoRenewable: autoRenewable, hasDuration: row.has(.productDuration),
                             hasEntitlements: !(entitlements ?? []).isEmpty),
-                    purchased: purchased, expires: try time(.endTime), revoked: revoked,
-                    familyShared: ownership == OwnershipType.familyShared.rawValue,
+                    purchased: purchased, expires: try time(.endTime), revoked: revoked, familyShared: familyShared,
                     sandbox: try flag(.isSandbox) ?? false,
-                    price: text(.purchasePriceInPurchasedCurrency) ?? text(.priceInPurchasedCurrency),
-                    currency: text(.purchasedCurrency),
+                    priceColumn: row.has(.purchasePriceInPurchasedCurrency)
+                        ? .purchasePriceInPurchasedCurrency
+                        : row.has(.priceInPurchasedCurrency) ? .priceInPurchasedCurrency : nil,
                     renewalState: renewalState(revoked: revoked, graceEnds: graceEnds, billingIssue: billingIssue),
-                    graceExpires: graceEnds, entitlements: entitlements, store: store, updatedAt: try time(.updatedAt),
-                    delivery: ExportDeliveries.Key(storeTransactionID, renewal: renewalNumber)))
+                    graceExpires: graceEnds, entitlements: entitlements, store: store, renewalNumber: renewalNumber,
+                    updatedAt: try time(.updatedAt), delivery: key ?? ExportDeliveries.Key(hash: 0)))
         } catch {
             return .failure(error)
         }
     }
 
-    /// The transaction's id: `store_transaction_id`, made unique with `#` and the renewal
-    /// number where the store repeats ids across renewals (`ch_1#3`).
-    static func transactionID(_ storeTransactionID: String, renewal: String?, store: String) -> String {
-        guard let renewal, !storesWithUniqueIDs.contains(store) else { return storeTransactionID }
-        return storeTransactionID + "#" + renewal
+    /// `PURCHASED` or `FAMILY_SHARED`, in any case: whether the row is family-shared.
+    private static func ownership(_ bytes: Span<UInt8>) -> Bool? {
+        switch RevenueCatValue.text(bytes).lowercased() {
+        case OwnershipType.purchased.rawValue: return false
+        case OwnershipType.familyShared.rawValue: return true
+        default: return nil
+        }
     }
 
     /// The product type when the policy does not state it: auto-renewable when the row says
@@ -144,22 +138,57 @@ struct ExportTransaction: Equatable, Sendable {
         return nil
     }
 
-    /// The row in SPEC §2's transaction fields, as the canonical normalizer reads them.
-    var canonicalFields: [TransactionField: String] {
-        var fields: [TransactionField: String] = [
-            .transactionID: transactionID, .customerID: customerID, .productID: productID,
-            .productType: productType.rawValue, .purchaseDate: purchased.iso8601,
-            .ownershipType: (familyShared ? OwnershipType.familyShared : .purchased).rawValue,
-            .environment: (sandbox ? Environment.sandbox : .production).rawValue,
-        ]
-        fields[.originalTransactionID] = originalTransactionID
-        fields[.expiresDate] = expires?.iso8601
-        fields[.revocationDate] = revoked?.iso8601
-        fields[.price] = price
-        fields[.currency] = currency
-        fields[.renewalState] = renewalState?.rawValue
-        fields[.gracePeriodExpiresDate] = graceExpires?.iso8601
-        return fields
+    /// Lays the row out in SPEC §2's transaction fields, as the canonical normalizer reads
+    /// them: `transaction_id` is `store_transaction_id`, with `#` and the renewal number for a
+    /// store whose ids repeat across renewals (`ch_1#3`); the texts the row hands on unchanged
+    /// are copied from it.
+    func layOut<Values: ExportValues, Writer: FieldWriter>(_ row: Values, into writer: inout Writer) {
+        func copy(_ column: ExportColumn, to field: TransactionField) {
+            _ = row.read(column) { writer.set(field.rawValue, bytes: $0) }
+        }
+        copy(.storeTransactionID, to: .transactionID)
+        if !store.hasUniqueTransactionIDs, renewalNumber != nil {
+            writer.append(TransactionField.transactionID.rawValue, bytes: "#".utf8.span)
+            _ = row.read(.renewalNumber) { writer.append(TransactionField.transactionID.rawValue, bytes: $0) }
+        }
+        copy(.originalStoreTransactionID, to: .originalTransactionID)
+        copy(.appUserID, to: .customerID)
+        copy(.productID, to: .productID)
+        writer.set(TransactionField.productType.rawValue, ascii: productType.spelling)
+        writer.set(TransactionField.purchaseDate.rawValue, instant: purchased)
+        if let expires { writer.set(TransactionField.expiresDate.rawValue, instant: expires) }
+        if let revoked { writer.set(TransactionField.revocationDate.rawValue, instant: revoked) }
+        writer.set(TransactionField.ownershipType.rawValue, ascii: familyShared ? "family_shared" : "purchased")
+        writer.set(TransactionField.environment.rawValue, ascii: sandbox ? "sandbox" : "production")
+        if let priceColumn { copy(priceColumn, to: .price) }
+        copy(.purchasedCurrency, to: .currency)
+        if let renewalState { writer.set(TransactionField.renewalState.rawValue, ascii: renewalState.spelling) }
+        if let graceExpires { writer.set(TransactionField.gracePeriodExpiresDate.rawValue, instant: graceExpires) }
+    }
+}
+
+extension ProductType {
+    /// The canonical spelling, as fixed text.
+    fileprivate var spelling: StaticString {
+        switch self {
+        case .autoRenewable: return "auto_renewable"
+        case .nonRenewing: return "non_renewing"
+        case .nonConsumable: return "non_consumable"
+        case .consumable: return "consumable"
+        }
+    }
+}
+
+extension RenewalState {
+    /// The canonical spelling, as fixed text.
+    fileprivate var spelling: StaticString {
+        switch self {
+        case .revoked: return "revoked"
+        case .inGracePeriod: return "in_grace_period"
+        case .inBillingRetry: return "in_billing_retry"
+        case .subscribed: return "subscribed"
+        case .expired: return "expired"
+        }
     }
 }
 
@@ -167,6 +196,16 @@ struct ExportTransaction: Equatable, Sendable {
 struct ExportRowProblem: Error, Equatable, Sendable {
     var column: ExportColumn
     var reason: String
+
+    init(column: ExportColumn, reason: String) {
+        self.column = column
+        self.reason = reason
+    }
+
+    /// A problem with a value, which the reason quotes: `is not a time: '20/10/2026'`.
+    init(column: ExportColumn, value: String?, reason: String) {
+        self.init(column: column, reason: reason + ": '\(Excerpt.of(value ?? ""))'")
+    }
 
     /// `store_transaction_id is missing`.
     var description: String { column.name + " " + reason }

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension InputFormat {
     /// RevenueCat's Scheduled Data Export (the transactions feed), CSV.
     public static let revenueCatExport = InputFormat(rawValue: "revenuecat-export")
@@ -7,9 +9,10 @@ extension InputFormat {
 /// which names every required column; its rows are laid out in SPEC §2's transaction fields
 /// (`ExportTransaction`) and flow into the record stream as canonical rows do.
 ///
-/// A transaction may be delivered more than once, in one file or across a run's files:
-/// the exports are read twice, first to learn each transaction's latest delivery, then to
-/// feed the latest ones, counting the others as superseded.
+/// A transaction may be delivered more than once, in one file or across a run's files, so
+/// the rows are fed only once every file is read: each range of each file is parsed once, on
+/// every core, into a spill of canonical rows, the deliveries of every row are compared, and
+/// then the spills are fed to the stream, the superseded rows counted and left out.
 enum RevenueCatSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{") else {
@@ -29,73 +32,146 @@ enum RevenueCatSource: InputSource {
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let productTypes = stream.settings.policy.products.compactMapValues(\.type)
-        var headers: [[String]] = []
-        for input in inputs {
-            guard let header = input.detail as? [String] else {
-                throw .internal("\(input.description.path) has no RevenueCat export header")
-            }
-            headers.append(header)
+        let jobs = try rangeJobs(inputs, options: stream.options)
+
+        // Pass 1: every range of every file parsed once, on every core, into spills.
+        let parsed = ResultSlots<ExportFile.RangeRead>(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            let job = jobs[index]
+            parsed.store(
+                index,
+                Result { () throws(GrandfatherError) in
+                    try ExportFile.read(
+                        job.source, header: job.header, range: job.range, isFirst: job.isFirst,
+                        productTypes: productTypes, meter: stream.meter)
+                })
+        }
+        var reads: [ExportFile.RangeRead] = []
+        for index in jobs.indices { reads.append(try parsed.take(index)) }
+        var parts: [[ExportDeliveries.Delivery]] = []
+        for index in reads.indices {
+            parts.append(reads[index].deliveries)
+            reads[index].deliveries = []
+        }
+        let deliveries = ExportDeliveries(&parts)
+
+        // Lines count from each range's start: a range's rows are later by the line breaks of
+        // the file's ranges before it.
+        var lineOffsets: [Int] = []
+        var offset = 0
+        for index in jobs.indices {
+            if jobs[index].isFirst { offset = 0 }
+            lineOffsets.append(offset)
+            offset += reads[index].lineBreaks
         }
 
-        var deliveries = Deliveries()
-        for (input, header) in zip(inputs, headers) where header.contains(ExportColumn.updatedAt.name) {
-            try ExportFile.read(input.description.path, header: header, productTypes: productTypes, into: &deliveries)
+        let starts = lineOffsets
+        // Pass 2: the latest deliveries fed to the stream, on every core; one more job per file
+        // hashes it.
+        let fed = ResultSlots<Fed>(count: jobs.count + inputs.count)
+        let spills = reads.map(\.spill)
+        DispatchQueue.concurrentPerform(iterations: jobs.count + inputs.count) { index in
+            guard index < jobs.count else {
+                let input = index - jobs.count
+                fed.store(
+                    index,
+                    Result { () throws(GrandfatherError) in
+                        Fed(digest: try ByteSource(path: inputs[input].description.path).sha256())
+                    })
+                return
+            }
+            fed.store(
+                index,
+                Result { () throws(GrandfatherError) in
+                    var sink = stream.sink(file: jobs[index].source.path, kind: .transactions)
+                    var superseded = 0
+                    try spills[index].read(lineOffset: starts[index]) { row, key, version in
+                        if deliveries.isSuperseded(key: key, version: version) {
+                            superseded += 1
+                        } else {
+                            sink.accept(row)
+                        }
+                    }
+                    sink.flush()
+                    return Fed(sink: sink, superseded: superseded)
+                })
         }
 
         var outcome = SourceOutcome()
-        for (input, header) in zip(inputs, headers) {
-            let path = input.description.path
-            var feed = Feed(
-                sink: stream.sink(file: path, kind: .transactions), deliveries: deliveries.table)
-            try ExportFile.read(path, header: header, productTypes: productTypes, into: &feed, meter: stream.meter)
-            feed.sink.flush()
-            let sink = feed.sink
-            let report = InputReport(
-                path: path, format: .revenueCatExport, kind: .transactions, sizeBytes: input.description.size,
-                sha256: try ByteSource(path: path).sha256(), rowsRead: sink.rowsRead + feed.superseded,
-                rowsAccepted: sink.rowsAccepted + feed.superseded, rowsRejected: sink.rejections.count,
-                exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows, superseded: feed.superseded)
-            outcome.files.append((report, sink.rejections))
+        for (index, input) in inputs.enumerated() {
+            var report = InputReport(
+                path: input.description.path, format: .revenueCatExport, kind: .transactions,
+                sizeBytes: input.description.size, sha256: try fed.take(jobs.count + index).digest, rowsRead: 0,
+                rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
+            var rejections: [Rejection] = []
+            for job in jobs.indices where jobs[job].input == index {
+                let result = try fed.take(job)
+                for var rejection in reads[job].rejections {
+                    rejection.line += lineOffsets[job]
+                    rejections.append(rejection)
+                }
+                rejections.append(contentsOf: result.rejections)
+                report.rowsRead += result.rowsRead + result.superseded + reads[job].rejections.count
+                report.rowsAccepted += result.rowsAccepted + result.superseded
+                report.exactDuplicates += result.exactDuplicates
+                report.sandboxRows += result.sandboxRows
+                report.superseded += result.superseded
+            }
+            rejections.sort { $0.line < $1.line }
+            report.rowsRejected = rejections.count
+            outcome.files.append((report, rejections))
         }
         return outcome
     }
 
-    /// Notes every readable row's delivery; a row that cannot be read supersedes nothing.
-    private struct Deliveries: ExportRowHandler {
-        var table = ExportDeliveries()
-
-        mutating func accept(_ transaction: ExportTransaction, line: Int) {
-            table.note(transaction.delivery, updatedAt: transaction.updatedAt)
+    /// Every range of every file, files in the order given.
+    private static func rangeJobs(_ inputs: [RecognizedInput], options: IngestOptions) throws(GrandfatherError) -> [Job]
+    {
+        var jobs: [Job] = []
+        for (index, input) in inputs.enumerated() {
+            guard let header = input.detail as? [String] else {
+                throw .internal("\(input.description.path) has no RevenueCat export header")
+            }
+            let source = try ByteSource(path: input.description.path)
+            let ranges = try RecordSplitter.ranges(
+                for: source, format: .csv, parts: options.parts, minimumPartSize: options.minimumPartSize)
+            for (part, range) in ranges.enumerated() {
+                jobs.append(Job(input: index, source: source, header: header, range: range, isFirst: part == 0))
+            }
         }
-
-        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {}
+        return jobs
     }
 
-    /// Gives the stream each row that is its transaction's latest delivery, in the canonical
-    /// fields, and rejects the rows that cannot be read.
-    private struct Feed: ExportRowHandler {
-        var sink: IngestSink
-        let deliveries: ExportDeliveries
-        var writer = CanonicalRowWriter()
-        /// Rows a later delivery replaced: accepted, and not used.
+    /// One range of one file.
+    private struct Job: Sendable {
+        var input: Int
+        var source: ByteSource
+        var header: [String]
+        var range: Range<Int>
+        var isFirst: Bool
+    }
+
+    /// What feeding one range gave, or a file's digest.
+    private struct Fed: Sendable {
+        var rowsRead = 0
+        var rowsAccepted = 0
+        var exactDuplicates = 0
+        var sandboxRows = 0
         var superseded = 0
+        var rejections: [Rejection] = []
+        var digest = ""
 
-        init(sink: IngestSink, deliveries: ExportDeliveries) {
-            self.sink = sink
-            self.deliveries = deliveries
+        init(digest: String) {
+            self.digest = digest
         }
 
-        mutating func accept(_ transaction: ExportTransaction, line: Int) {
-            if deliveries.isSuperseded(transaction.delivery, updatedAt: transaction.updatedAt) {
-                superseded += 1
-                return
-            }
-            writer.emit(
-                transaction.canonicalFields, fieldCount: TransactionField.allCases.count, line: line, into: &sink)
-        }
-
-        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-            sink.reject(line: line, column: column, field: field, reason: reason)
+        init(sink: IngestSink, superseded: Int) {
+            rowsRead = sink.rowsRead
+            rowsAccepted = sink.rowsAccepted
+            exactDuplicates = sink.exactDuplicates
+            sandboxRows = sink.sandboxRows
+            rejections = sink.rejections
+            self.superseded = superseded
         }
     }
 }

@@ -125,6 +125,28 @@ enum RevenueCatValue {
         return index
     }
 
+    /// A whole number of up to 18 digits, with an optional minus sign (`renewal_number`);
+    /// `nil` for anything else.
+    static func wholeNumber(_ bytes: Span<UInt8>) -> Int? {
+        var index = 0
+        let negative = bytes.count > 1 && bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard bytes.count - index >= 1, bytes.count - index <= 18 else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// The bytes as text, for a message or a lookup; invalid UTF-8 is repaired.
+    static func text(_ bytes: Span<UInt8>) -> String {
+        text(bytes, from: 0, to: bytes.count)
+    }
+
     private static func text(_ bytes: Span<UInt8>, from start: Int, to end: Int) -> String {
         var scalars: [UInt8] = []
         scalars.reserveCapacity(end - start)

@@ -53,24 +53,24 @@ struct ExportFileTests {
     func rows() throws {
         let path = try Self.write()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let contents = try ExportFile.read(path, header: Self.header)
+        let contents = try ExportFileContents(path: path, header: Self.header)
 
         #expect(contents.transactions.map(\.line) == [2, 3, 4])
-        let ids = contents.transactions.map(\.transaction.transactionID)
+        let ids = contents.transactions.map { $0.fields[.transactionID] }
         #expect(ids == ["1001", "ch_9#3", "promo_3#1"])
-        let renewal = contents.transactions[0].transaction
-        #expect(renewal.customerID == "$RCAnonymousID:1")
-        #expect(renewal.productType == .autoRenewable)
-        #expect(renewal.purchased.iso8601 == "2023-02-02T21:40:15Z")
-        #expect(renewal.entitlements == ["full_access"])
-        #expect(renewal.price == "4.99")
-        #expect(renewal.updatedAt?.iso8601 == "2023-02-02T21:40:20Z")
-        #expect(contents.transactions[1].transaction.purchased.iso8601 == "2023-12-12T01:35:31Z")
-        let grant = contents.transactions[2].transaction
-        #expect(grant.store == "promotional")
-        #expect(grant.productType == .nonConsumable)
-        #expect(grant.entitlements == ["pro", "full_access"])
-        #expect(grant.expires == nil)
+        let renewal = contents.transactions[0]
+        #expect(renewal.fields[.customerID] == "$RCAnonymousID:1")
+        #expect(renewal.fields[.productType] == "auto_renewable")
+        #expect(renewal.fields[.purchaseDate] == "2023-02-02T21:40:15Z")
+        #expect(renewal.transaction.entitlements == ["full_access"])
+        #expect(renewal.fields[.price] == "4.99")
+        #expect(renewal.transaction.updatedAt?.iso8601 == "2023-02-02T21:40:20Z")
+        #expect(contents.transactions[1].fields[.purchaseDate] == "2023-12-12T01:35:31Z")
+        let grant = contents.transactions[2]
+        #expect(grant.transaction.store == .promotional)
+        #expect(grant.fields[.productType] == "non_consumable")
+        #expect(grant.transaction.entitlements == ["pro", "full_access"])
+        #expect(grant.fields[.expiresDate] == nil)
 
         #expect(contents.rejections.map(\.line) == [6, 7, 8])
         #expect(contents.rejections[0].reason == "is_auto_renewable is not a boolean: 'maybe'")

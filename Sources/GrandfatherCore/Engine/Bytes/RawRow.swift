@@ -75,6 +75,15 @@ struct RawRow {
         return column > 0 ? column : nil
     }
 
+    /// Gives `body` the bytes of a field that has a value, as a span a source outside the
+    /// engine can read safely; `nil` when the field has none.
+    @inline(__always)
+    func withSpan<Result>(_ field: Int, _ body: (Swift.Span<UInt8>) -> Result) -> Result? {
+        let raw = bytes(field)
+        guard raw.count > 0 else { return nil }
+        return body(raw.assumingMemoryBound(to: UInt8.self).span)
+    }
+
     /// The bytes of a field that has a value.
     func bytes(_ field: Int) -> UnsafeRawBufferPointer {
         let span = spans[field]

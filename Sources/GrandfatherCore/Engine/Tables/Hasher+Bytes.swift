@@ -7,3 +7,12 @@ extension Hasher {
         array.withUnsafeBytes { combine(bytes: $0) }
     }
 }
+
+extension Hasher {
+    /// Feeds the bytes of `span` in bulk, with its count first: how a source outside the
+    /// engine hashes a field it reads as a span (a RevenueCat delivery key).
+    mutating func combine(span: Span<UInt8>) {
+        combine(span.count)
+        span.withUnsafeBytes { combine(bytes: $0) }
+    }
+}

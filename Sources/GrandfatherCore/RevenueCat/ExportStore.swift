@@ -1,0 +1,45 @@
+/// The `store` of a Scheduled Data Export row (FORMATS.md §a: `app_store`, `play_store`,
+/// `stripe`, `promotional`, and the REST API's `mac_app_store`, `amazon`, `roku`,
+/// `paddle`), read without regard to case. Any other store is accepted as `other`: new
+/// stores appear, and a row is not wrong for naming one.
+enum ExportStore: String, Sendable, CaseIterable {
+    case appStore = "app_store"
+    case macAppStore = "mac_app_store"
+    case playStore = "play_store"
+    case amazon
+    case stripe
+    case paddle
+    case rcBilling = "rc_billing"
+    case promotional
+    case other
+
+    /// The store named by `bytes`.
+    static func read(_ bytes: Span<UInt8>) -> ExportStore {
+        for store in allCases where store != .other && spells(bytes, store.rawValue.utf8) { return store }
+        return .other
+    }
+
+    /// Whether `bytes` spell `name` (lowercase), in any case.
+    private static func spells(_ bytes: Span<UInt8>, _ name: String.UTF8View) -> Bool {
+        guard bytes.count == name.count else { return false }
+        var index = 0
+        for expected in name {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            guard byte == expected else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether the store's `store_transaction_id` is one per transaction, renewals included
+    /// (FORMATS.md §a: "Not unique on Stripe"; the web billing stores and promotional grants
+    /// work alike). Any other store's ids are made unique with the renewal number, as
+    /// RevenueCat recommends.
+    var hasUniqueTransactionIDs: Bool {
+        switch self {
+        case .appStore, .macAppStore, .playStore, .amazon: return true
+        case .stripe, .paddle, .rcBilling, .promotional, .other: return false
+        }
+    }
+}
