@@ -15,10 +15,11 @@ import Testing
         #expect(
             files == ["customers.csv", "rejected.csv", "report.html", "snapshot.sqlite", "summary.json", "summary.md"])
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
-        #expect(try dump.userVersion() == 3)
+        #expect(try dump.userVersion() == 4)
         #expect(
             try dump.tables() == [
-                "changes", "customer_flags", "customers", "deciding_transactions", "entitlements", "flag_catalog",
+                "changes", "customer_fact_sources", "customer_flags", "customers", "deciding_transactions",
+                "entitlements", "flag_catalog",
                 "rejected_rows", "runs",
             ])
         #expect(try dump.verdicts()["a-grandfathered"]?.customerClass == "grandfathered")

@@ -27,7 +27,10 @@ import Testing
         #expect(try a.tables() == b.tables())
         for table in try a.tables() where table != "runs" {
             #expect(try a.rows(table) == b.rows(table), "\(table) differs")
-            #expect(try !a.rows(table).isEmpty || table == "rejected_rows" || table == "changes")
+            // A customer assembled from several sources is what fills customer_fact_sources.
+            #expect(
+                try !a.rows(table).isEmpty || table == "rejected_rows" || table == "changes"
+                    || table == "customer_fact_sources")
         }
         #expect(try a.rows("runs") != b.rows("runs"), "runs describes each run")
     }

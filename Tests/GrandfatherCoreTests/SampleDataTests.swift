@@ -35,8 +35,9 @@ struct SampleDataTests {
             #expect(audit.customers.contains { $0.customerClass == customerClass }, "no \(customerClass) customer")
         }
         // Canonical files cannot leave a transaction unlinked: that flag is App Store-only
-        // (shown by AppStoreLinkerTests and AppStorePipelineTests).
-        for flag in Flag.allCases where flag != .unlinkedTransactions {
+        // (shown by AppStoreLinkerTests and AppStorePipelineTests); nor can one source
+        // disagree with another (CustomerAssemblyTests).
+        for flag in Flag.allCases where flag != .unlinkedTransactions && flag != .conflictingCustomerFacts {
             #expect(audit.customers.contains { $0.flags.contains(flag) }, "no customer flagged \(flag.code)")
         }
         #expect(

@@ -24,7 +24,9 @@
 struct AppStoreLinker {
     /// The canonical rows one file contributes, in file order.
     struct FileRows {
-        var customers: [(line: Int, fields: [CustomerField: String])] = []
+        /// With whether the app transaction was verified: only a verified one outranks the
+        /// team's own customers file (SPEC §9).
+        var customers: [(line: Int, fields: [CustomerField: String], verified: Bool)] = []
         var transactions: [(line: Int, fields: [TransactionField: String])] = []
         var rejections: [(line: Int, reason: String)] = []
         /// Rows accepted without a record of their own: notes, renewal info applied, and
@@ -86,7 +88,7 @@ struct AppStoreLinker {
                 }
                 fields[.platform] = platform.rawValue
             }
-            rows[located.file].customers.append((located.value.line, fields))
+            rows[located.file].customers.append((located.value.line, fields, located.value.trust == .verified))
         }
         for index in rows.indices {
             rows[index].customers.sort { $0.line < $1.line }

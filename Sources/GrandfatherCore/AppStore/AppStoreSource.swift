@@ -108,30 +108,41 @@ enum AppStoreSource: InputSource {
     private static func feed(
         _ rows: AppStoreLinker.FileRows, of input: InputDescription, digest: String, into stream: RecordStream
     ) -> (report: InputReport, rejections: [Rejection]) {
-        var customers = stream.sink(file: input.path, kind: .customers)
-        var transactions = stream.sink(file: input.path, kind: .transactions)
+        var verified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreVerified)
+        var unverified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreUnverified)
+        var transactions = stream.sink(file: input.path, kind: .transactions, customerSource: .appStoreUnverified)
         var writer = CanonicalRowWriter()
-        for (line, fields) in rows.customers {
-            writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &customers)
+        for (line, fields, isVerified) in rows.customers {
+            if isVerified {
+                writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &verified)
+            } else {
+                writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &unverified)
+            }
         }
         for (line, fields) in rows.transactions {
             writer.emit(fields, fieldCount: TransactionField.allCases.count, line: line, into: &transactions)
         }
-        customers.flush()
+        verified.flush()
+        unverified.flush()
         transactions.flush()
         for (line, reason) in rows.rejections {
             transactions.reject(line: line, column: nil, field: nil, reason: reason)
         }
-        let rejections = (customers.rejections + transactions.rejections).sorted { $0.line < $1.line }
+        let customers = (verified, unverified)
+        let rejections = (customers.0.rejections + customers.1.rejections + transactions.rejections).sorted {
+            $0.line < $1.line
+        }
         let report = InputReport(
             path: input.path, format: .appStore,
             kind: rows.transactions.isEmpty && !rows.customers.isEmpty ? .customers : .transactions,
             sizeBytes: input.size, sha256: digest,
-            rowsRead: customers.rowsRead + transactions.rowsRead + rows.acceptedWithoutRecord,
-            rowsAccepted: customers.rowsAccepted + transactions.rowsAccepted + rows.acceptedWithoutRecord,
+            rowsRead: customers.0.rowsRead + customers.1.rowsRead + transactions.rowsRead + rows.acceptedWithoutRecord,
+            rowsAccepted: customers.0.rowsAccepted + customers.1.rowsAccepted + transactions.rowsAccepted
+                + rows.acceptedWithoutRecord,
             rowsRejected: rejections.count,
-            exactDuplicates: customers.exactDuplicates + transactions.exactDuplicates,
-            sandboxRows: customers.sandboxRows + transactions.sandboxRows, superseded: rows.superseded)
+            exactDuplicates: customers.0.exactDuplicates + customers.1.exactDuplicates + transactions.exactDuplicates,
+            sandboxRows: customers.0.sandboxRows + customers.1.sandboxRows + transactions.sandboxRows,
+            superseded: rows.superseded)
         return (report, rejections)
     }
 }

@@ -30,7 +30,8 @@ enum FileIngest {
                 job,
                 Result { () throws(GrandfatherError) in
                     var sink = IngestSink(
-                        file: description.path, kind: description.kind, normalizer: normalizer, ledger: ledger)
+                        file: description.path, kind: description.kind, customerSource: .customersFile,
+                        normalizer: normalizer, ledger: ledger)
                     let lineBreaks: Int
                     switch description.format {
                     case .csv:

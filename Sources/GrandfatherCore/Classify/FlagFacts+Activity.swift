@@ -12,6 +12,7 @@ extension FlagFacts {
         isOrphan = customer.isOrphan
         isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox
+        hasConflictingFacts = customer.provenance.hasConflictingFacts
         hasCutoverVersion = customer.platform.map { rules.hasCutoverVersion(for: $0) } ?? false
         let answer = rules.versionAnswer(customer.originalAppVersion, platform: customer.platform)
         byVersion = answer.before

@@ -75,8 +75,10 @@ struct RecordStream: Sendable {
     }
 
     /// A sink for the rows of `kind` read from `file`: it normalises, folds and accounts for
-    /// them. Parsers of several ranges of one file each take their own.
-    func sink(file: String, kind: RecordKind) -> IngestSink {
-        IngestSink(file: file, kind: kind, normalizer: normalizer, ledger: ledger)
+    /// them, taking customer rows as `customerSource`'s. Parsers of several ranges of one file
+    /// each take their own.
+    func sink(file: String, kind: RecordKind, customerSource: CustomerSource) -> IngestSink {
+        IngestSink(
+            file: file, kind: kind, customerSource: customerSource, normalizer: normalizer, ledger: ledger)
     }
 }

@@ -32,6 +32,8 @@ public struct Customer: Sendable, Equatable {
     public var isOrphan: Bool
     /// Whether it stands for an App Store subscription that no customer identity reached.
     public var isUnlinked = false
+    /// Which source gave each fact (SPEC §9); empty for an orphan.
+    public var provenance = CustomerProvenance()
 
     /// Creates a customer.
     public init(
@@ -55,6 +57,27 @@ public struct Customer: Sendable, Equatable {
 
     private static func instant(_ microseconds: Int64) -> Instant? {
         microseconds == .min ? nil : Instant(microseconds: microseconds)
+    }
+
+    /// The facts this record has: every fact it holds a value for, and its environment.
+    public var presentFacts: [CustomerFact] {
+        CustomerFact.allCases.filter { fact in
+            switch fact {
+            case .platform: return platform != nil
+            case .originalAppVersion: return originalAppVersion != nil
+            case .originalPurchaseDate: return originalPurchase != .min
+            case .environment: return true
+            case .preorderDate: return preorder != .min
+            case .storefront: return storefront != nil
+            }
+        }
+    }
+
+    /// This record as read from `source`, which gave each fact it holds.
+    public func read(from source: CustomerSource) -> Customer {
+        var customer = self
+        customer.provenance = CustomerProvenance(source: source, facts: presentFacts)
+        return customer
     }
 
     /// The customer SPEC §8.14 makes for transactions whose owner is not in the customers input.

@@ -8,6 +8,8 @@ struct IngestSink: RowSink {
 
     let file: String
     let kind: RecordKind
+    /// The source customer rows come from, which decides which of its facts win (SPEC §9).
+    let customerSource: CustomerSource
     let normalizer: RecordNormalizer
     let ledger: ShardedLedger
     private(set) var rejections: [Rejection] = []
@@ -23,9 +25,13 @@ struct IngestSink: RowSink {
     private var customerLines: [Int] = []
     static let customerBatchSize = 1024
 
-    init(file: String, kind: RecordKind, normalizer: RecordNormalizer, ledger: ShardedLedger) {
+    init(
+        file: String, kind: RecordKind, customerSource: CustomerSource, normalizer: RecordNormalizer,
+        ledger: ShardedLedger
+    ) {
         self.file = file
         self.kind = kind
+        self.customerSource = customerSource
         self.normalizer = normalizer
         self.ledger = ledger
         if kind == .transactions { batch = TransactionBatch(capacity: Self.batchSize) }
@@ -39,7 +45,7 @@ struct IngestSink: RowSink {
             case .failure(let problem):
                 reject(row.line, problem)
             case .success(let customer):
-                customers.append(customer)
+                customers.append(customer.read(from: customerSource))
                 customerLines.append(row.line)
                 if customers.count >= Self.customerBatchSize { flushCustomers() }
             }

@@ -83,7 +83,8 @@ enum RevenueCatSource: InputSource {
             fed.store(
                 index,
                 Result { () throws(GrandfatherError) in
-                    var sink = stream.sink(file: jobs[index].source.path, kind: .transactions)
+                    var sink = stream.sink(
+                        file: jobs[index].source.path, kind: .transactions, customerSource: .exportRow)
                     var superseded = 0
                     try spills[index].read(lineOffset: starts[index]) { row, key, version in
                         if deliveries.isSuperseded(key: key, version: version) {

@@ -21,6 +21,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     case conflictingDuplicate = "conflicting_duplicate"
     case impossibleDates = "impossible_dates"
     case unlinkedTransactions = "unlinked_transactions"
+    case conflictingCustomerFacts = "conflicting_customer_facts"
 
     /// How much attention a flag asks for (SPEC §6).
     public enum Severity: String, CaseIterable, Sendable, Codable {
@@ -44,7 +45,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
         case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox:
             return .info
         case .missingOriginalVersion, .unparseableVersion, .orphanTransactions, .conflictingDuplicate,
-            .impossibleDates, .unlinkedTransactions:
+            .impossibleDates, .unlinkedTransactions, .conflictingCustomerFacts:
             return .data
         }
     }
@@ -88,6 +89,8 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             return "The customer's record comes from the sandbox; excluded from the classes."
         case .conflictingDuplicate:
             return "A transaction id appears with different content; every version was used."
+        case .conflictingCustomerFacts:
+            return "Two sources give this customer different facts; the higher-ranked source's are used."
         case .impossibleDates:
             return "A date lies after the as-of instant, or an expiry before its purchase."
         case .unlinkedTransactions:

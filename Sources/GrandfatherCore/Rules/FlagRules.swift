@@ -10,6 +10,7 @@ struct FlagFacts {
     let isOrphan: Bool
     let isUnlinked: Bool
     let isSandbox: Bool
+    let hasConflictingFacts: Bool
     // The version against the platform's cutover (SPEC §8.10, §8.17).
     let hasCutoverVersion: Bool
     /// The version answer, `nil` when there is none.
@@ -66,6 +67,7 @@ struct FlagFacts {
         case .conflictingDuplicate: return hasConflictingDuplicate
         case .impossibleDates: return impossibleDates
         case .unlinkedTransactions: return isUnlinked
+        case .conflictingCustomerFacts: return hasConflictingFacts
         }
     }
 

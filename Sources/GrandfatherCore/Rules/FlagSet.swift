@@ -64,6 +64,7 @@ extension Flag {
         case .conflictingDuplicate: return 16
         case .impossibleDates: return 17
         case .unlinkedTransactions: return 18
+        case .conflictingCustomerFacts: return 19
         }
     }
 }

@@ -8,9 +8,11 @@
 /// and `customers_changed` (older runs carried forward have them NULL), `product_id` and
 /// `product_type` in `entitlements`, and `deciding_transactions` (with `entitlements`, the
 /// transactions that decided, which `grandfather explain` reads); 3 adds `app_store_json` in
-/// `runs`: how App Store signatures were treated and what those inputs held.
+/// `runs`: how App Store signatures were treated and what those inputs held; 4 adds
+/// `facts_source` in `customers` and `customer_fact_sources` (SPEC §9: which source gave each
+/// fact of a customer assembled from several).
 enum SnapshotSchema {
-    static let version = 3
+    static let version = 4
 
     /// The columns of `runs`, in table order: a new version only appends, so that rows
     /// carried forward from an older snapshot line up by name.
@@ -36,6 +38,7 @@ enum SnapshotSchema {
         let productTypes = oneOf("product_type", ProductType.allCases.map(\.rawValue))
         let states = oneOf("renewal_state", RenewalState.allCases.map(\.rawValue))
         let severities = oneOf("severity", Flag.Severity.allCases.map(\.rawValue))
+        let factSources = oneOf("facts_source", CustomerSource.allCases.map(\.code))
         return [
             """
             CREATE TABLE flag_catalog (
@@ -57,7 +60,16 @@ enum SnapshotSchema {
                 is_orphan INTEGER NOT NULL CHECK (is_orphan = 0 OR is_orphan = 1),
                 cutover_version TEXT,
                 before_cutover_by_version INTEGER CHECK (before_cutover_by_version = 0 OR before_cutover_by_version = 1),
-                before_cutover_by_date INTEGER CHECK (before_cutover_by_date = 0 OR before_cutover_by_date = 1)
+                before_cutover_by_date INTEGER CHECK (before_cutover_by_date = 0 OR before_cutover_by_date = 1),
+                facts_source TEXT CHECK (facts_source IS NULL OR \(factSources))
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE customer_fact_sources (
+                customer_id TEXT NOT NULL REFERENCES customers (customer_id),
+                fact TEXT NOT NULL CHECK \(oneOf("fact", CustomerFact.allCases.map(\.code))),
+                source TEXT NOT NULL CHECK \(oneOf("source", CustomerSource.allCases.map(\.code))),
+                PRIMARY KEY (customer_id, fact)
             ) WITHOUT ROWID
             """,
             """

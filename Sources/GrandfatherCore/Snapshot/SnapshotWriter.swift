@@ -177,7 +177,8 @@ enum SnapshotWriter {
 
     /// Customers in customer-id order (the table's key order).
     private static func insertCustomers(_ audit: Audit, _ db: Database) throws {
-        var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var customer = try BulkInsert(db, sql: "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var factSource = try BulkInsert(db, sql: "INSERT INTO customer_fact_sources VALUES (?, ?, ?)")
         // Each platform's cutover version text, looked up once rather than per customer.
         let cutover = audit.policy.cutover
         let cutoverTexts = Platform.allCases.map { cutover.version(for: $0)?.text }
@@ -195,7 +196,16 @@ enum SnapshotWriter {
             try customer.bind(applies)
             try customer.bind(verdict.byVersion)
             try customer.bind(verdict.byDate)
+            try customer.bind(record.provenance.rowSource?.code)
             try customer.step()
+            guard record.provenance.isAssembled else { return }
+            for fact in CustomerFact.allCases {
+                guard let source = record.provenance.source(of: fact) else { continue }
+                try factSource.bind(record.id)
+                try factSource.bind(fact.code)
+                try factSource.bind(source.code)
+                try factSource.step()
+            }
         }
     }
 

@@ -13,12 +13,15 @@ struct FlagCatalogTests {
     ]
     /// Flags the App Store readers add (issue 6: "add any new flags to the catalog").
     static let appStoreCodes: Set<String> = ["unlinked_transactions"]
+    /// Flags SPEC §9 adds for customers from several sources.
+    static let severalSourcesCodes: Set<String> = ["conflicting_customer_facts"]
 
-    @Test("the catalog holds exactly SPEC §5's codes and the App Store ones, each once")
+    @Test("the catalog holds exactly SPEC §5's codes, the App Store ones and SPEC §9's, each once")
     func codes() {
         let codes = Flag.allCases.map(\.code)
         #expect(Set(codes).count == codes.count)
-        #expect(Set(codes) == Self.specCodes.union(Self.appStoreCodes))
+        #expect(Set(codes) == Self.specCodes.union(Self.appStoreCodes).union(Self.severalSourcesCodes))
+        #expect(Flag.conflictingCustomerFacts.severity == .data)
     }
 
     @Test("codes are snake_case", arguments: Flag.allCases)

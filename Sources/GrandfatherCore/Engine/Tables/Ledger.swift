@@ -20,6 +20,9 @@ final class Ledger {
     /// Whether a customers input gave the slot its record.
     @exclusivity(unchecked) private var hasRecord: [Bool] = []
     @exclusivity(unchecked) private var activities: [CustomerActivity] = []
+    /// The rows other sources gave for a slot whose record came from one source (SPEC §9):
+    /// few customers have any, so they are kept apart and assembled by `finish`.
+    @exclusivity(unchecked) private var otherSources: [Int: [Customer]] = [:]
     /// The bytes of ids too long for the index to hold, back to back, for comparisons that
     /// touch no reference counts.
     @exclusivity(unchecked) private var idBytes = GrowableBuffer<UInt8>(capacity: 1 << 12)
@@ -72,7 +75,8 @@ final class Ledger {
         touched = seen
     }
 
-    /// Adds a customer row; the first row of an id wins.
+    /// Adds a customer row. Within one source the first row of an id wins (SPEC §8.7); a row
+    /// from another source is kept beside it, and `finish` assembles the customer from all.
     func add(_ customer: Customer, hash: UInt64) -> CustomerOutcome {
         var id = customer.id
         let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
@@ -81,7 +85,15 @@ final class Ledger {
             hasRecord[slot] = true
             return .accepted
         }
-        return records[slot] == customer ? .exactDuplicate : .repeatedWithOtherContent
+        let source = customer.provenance.rowSource
+        if records[slot].provenance.rowSource == source {
+            return records[slot] == customer ? .exactDuplicate : .repeatedWithOtherContent
+        }
+        if let same = otherSources[slot]?.first(where: { $0.provenance.rowSource == source }) {
+            return same == customer ? .exactDuplicate : .repeatedWithOtherContent
+        }
+        otherSources[slot, default: []].append(customer)
+        return .accepted
     }
 
     /// Folds the production transactions `rows` of `batch` into their customers' activities,
@@ -136,6 +148,8 @@ final class Ledger {
         index.release()
         idBytes.removeAll()
         idEnds.removeAll()
+        for (slot, others) in otherSources { records[slot] = CustomerFactRules.assemble([records[slot]] + others) }
+        otherSources = [:]
         let filler = Customer(id: "", platform: nil)
         var survivor = 0
         records.withUnsafeMutableBufferPointer { records in
