@@ -50,9 +50,10 @@ enum RevenueCatSource: InputSource {
             try ExportFile.read(path, header: header, productTypes: productTypes, into: &feed, meter: stream.meter)
             feed.sink.flush()
             let sink = feed.sink
+            let file = try ByteSource(path: path)
             let report = InputReport(
-                path: path, format: .revenueCatExport, kind: .transactions, sizeBytes: input.description.size,
-                sha256: try ByteSource(path: path).sha256(), rowsRead: sink.rowsRead + feed.superseded,
+                path: path, format: .revenueCatExport, kind: .transactions, sizeBytes: Int64(file.storedSize),
+                sha256: try file.sha256(), rowsRead: sink.rowsRead + feed.superseded,
                 rowsAccepted: sink.rowsAccepted + feed.superseded, rowsRejected: sink.rejections.count,
                 exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows, superseded: feed.superseded)
             outcome.files.append((report, sink.rejections))
