@@ -197,15 +197,36 @@ import Testing
     func inflatedOnce() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        // A customer of its own makes the files unlike any other test's.
+        let customers = Self.customers + "u-\(UUID().uuidString),ios,300\n"
         let run = try AuditFixture.run(
             [
-                FixtureFile("customers.csv.gz", bytes: Gzip.member(Array(Self.customers.utf8))),
-                FixtureFile("transactions.csv.gz", bytes: Gzip.member(Array(Self.transactions.utf8))),
+                FixtureFile("customers.csv.gz", bytes: Gzip.member(Array(customers.utf8))),
+                FixtureFile("transactions.csv.gz", bytes: Gzip.member(Array((Self.transactions + "\r\n").utf8))),
             ], in: folder, ingest: IngestOptions(parts: 8, minimumPartSize: 4 << 10))
         #expect(InflatedFiles.inflations(ofFileAt: run.path("customers.csv.gz")) == 1)
         #expect(InflatedFiles.inflations(ofFileAt: run.path("transactions.csv.gz")) == 1)
         // Opened again, it is still the one copy.
         _ = try ByteSource(path: run.path("transactions.csv.gz"))
         #expect(InflatedFiles.inflations(ofFileAt: run.path("transactions.csv.gz")) == 1)
+    }
+
+    @Test("a file rewritten in place, even at once and to the same size, is inflated afresh")
+    func rewrittenInPlace() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("customers.csv.gz")
+        let first = "customer_id,platform\nann-\(UUID().uuidString),ios\n"
+        try Data(Gzip.member(Array(first.utf8))).write(to: url)
+        #expect(try ByteSource(path: url.path).readAll() == Array(first.utf8))
+        for round in 0..<3 {
+            let text = "customer_id,platform\nbob-\(round)-\(UUID().uuidString),ios\n"
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Gzip.member(Array(text.utf8)))
+            try handle.close()
+            #expect(try ByteSource(path: url.path).readAll() == Array(text.utf8))
+            #expect(InflatedFiles.inflations(ofFileAt: url.path) == 1)
+        }
     }
 }

@@ -7,21 +7,29 @@ import Synchronization
 /// reading, hashing) and an input may be gigabytes, so each compressed file is inflated once,
 /// into a temporary file that is unlinked as soon as it exists (nothing is left behind, even
 /// when the process is killed), and every later `ByteSource` on it reads a duplicate of that
-/// file's descriptor. A file is known by its device, inode, size and modification time, so a
-/// file replaced or rewritten in place is inflated afresh. The copies live as long as the
-/// process: the command audits once and exits.
+/// file's descriptor. The copies live as long as the process (the command audits once and
+/// exits), one per file: a file rewritten in place (a new size, modification time or last
+/// member's checksum) is inflated afresh and its old copy closed once no one reads it, so a
+/// process that rewrites one file again and again (the fuzzer) holds one copy, not many.
 public enum InflatedFiles {
-    /// A file on disk as `fstat` tells it apart from any other, and from itself rewritten.
-    private struct Identity: Hashable {
+    /// A file, whatever its content: its device and inode.
+    private struct FileNumber: Hashable {
         var device: UInt64
         var inode: UInt64
+    }
+
+    /// A file's content as far as it can be told without reading it all: its size, its
+    /// modification time and its last 8 bytes (a gzip file's CRC-32 and length of the last
+    /// member), which tell apart two writes within the file system's clock tick.
+    private struct Version: Hashable {
         var size: Int64
         var modifiedSeconds: Int
         var modifiedNanoseconds: Int
+        var trailer: UInt64
     }
 
-    /// One compressed file's inflated copy, made by the first `ByteSource` that needs it while
-    /// any other waits (different files inflate at once).
+    /// One version of a compressed file and its inflated copy, made by the first `ByteSource`
+    /// that needs it while any other waits (different files inflate at once).
     private final class Copy: Sendable {
         struct State {
             /// The unlinked temporary file and its size, once inflated.
@@ -30,10 +38,22 @@ public enum InflatedFiles {
             var inflations = 0
         }
 
+        let version: Version
         let state = Mutex(State())
+
+        init(version: Version) {
+            self.version = version
+        }
+
+        /// Closes the copy once nothing can read it: every `ByteSource` reads its own duplicate.
+        deinit {
+            state.withLock { state in
+                if let file = state.file { close(file.descriptor) }
+            }
+        }
     }
 
-    private static let copies = Mutex<[Identity: Copy]>([:])
+    private static let copies = Mutex<[FileNumber: Copy]>([:])
     private static let temporaryDirectory = Mutex("/tmp")
 
     /// Where the inflated copies are made from now on: the command passes `TMPDIR` (the
@@ -50,25 +70,30 @@ public enum InflatedFiles {
     static func open(
         compressed: Int32, storedSize: Int, path: String
     ) throws(GrandfatherError) -> (descriptor: Int32, size: Int) {
-        let identity = try identity(of: compressed, path: path)
+        let (number, version) = try identity(of: compressed, path: path)
         let copy = copies.withLock { copies in
-            if let known = copies[identity] { return known }
-            let made = Copy()
-            copies[identity] = made
+            if let known = copies[number], known.version == version { return known }
+            let made = Copy(version: version)
+            copies[number] = made
             return made
         }
-        let file = try copy.state.withLock { (state) throws(GrandfatherError) -> (descriptor: Int32, size: Int) in
-            if let file = state.file { return file }
-            state.inflations += 1
-            let file = try inflate(compressed, storedSize: storedSize, path: path)
-            state.file = file
-            return file
+        // The duplicate is made under the lock: `copy` may be replaced meanwhile, and once it
+        // is released its descriptor is closed.
+        return try copy.state.withLock { (state) throws(GrandfatherError) -> (descriptor: Int32, size: Int) in
+            let file: (descriptor: Int32, size: Int)
+            if let inflated = state.file {
+                file = inflated
+            } else {
+                state.inflations += 1
+                file = try inflate(compressed, storedSize: storedSize, path: path)
+                state.file = file
+            }
+            let duplicate = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+            guard duplicate >= 0 else {
+                throw .io(path: path, message: "cannot open the inflated copy: \(String(cString: strerror(errno)))")
+            }
+            return (duplicate, file.size)
         }
-        let duplicate = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
-        guard duplicate >= 0 else {
-            throw .io(path: path, message: "cannot open the inflated copy: \(String(cString: strerror(errno)))")
-        }
-        return (duplicate, file.size)
     }
 
     /// How many times this process began inflating the file at `path` as it is now (tests
@@ -77,14 +102,16 @@ public enum InflatedFiles {
         let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
-        guard let identity = try? identity(of: descriptor, path: path),
-            let copy = copies.withLock({ $0[identity] })
+        guard let (number, version) = try? identity(of: descriptor, path: path),
+            let copy = copies.withLock({ $0[number] }), copy.version == version
         else { return 0 }
         return copy.state.withLock { $0.inflations }
     }
 
-    /// The identity of the file open at `descriptor`.
-    private static func identity(of descriptor: Int32, path: String) throws(GrandfatherError) -> Identity {
+    /// Which file is open at `descriptor`, and which version of it.
+    private static func identity(
+        of descriptor: Int32, path: String
+    ) throws(GrandfatherError) -> (FileNumber, Version) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .io(path: path, message: String(cString: strerror(errno)))
@@ -94,9 +121,25 @@ public enum InflatedFiles {
         #else
             let modified = status.st_mtimespec
         #endif
-        return Identity(
-            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
+        let size = Int(status.st_size)
+        return (
+            FileNumber(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
+            Version(
+                size: Int64(size), modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec),
+                trailer: try trailer(of: descriptor, size: size, path: path))
+        )
+    }
+
+    /// The last 8 bytes of the file open at `descriptor` (`size` bytes long), as one number.
+    private static func trailer(of descriptor: Int32, size: Int, path: String) throws(GrandfatherError) -> UInt64 {
+        var trailer: UInt64 = 0
+        while true {
+            let count = withUnsafeMutableBytes(of: &trailer) { raw in
+                pread(descriptor, raw.baseAddress, min(size, raw.count), off_t(max(0, size - raw.count)))
+            }
+            if count >= 0 { return trailer }
+            guard errno == EINTR else { throw .io(path: path, message: String(cString: strerror(errno))) }
+        }
     }
 
     /// Inflates the file open at `compressed` into a new unlinked temporary file; returns that
