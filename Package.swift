@@ -24,6 +24,11 @@ let package = Package(
             name: "CLibCSV",
             providers: [.apt(["libcsv-dev"])]
         ),
+        // zlib from Debian's zlib1g-dev, behind a module map and a shim header: gzip inputs.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // sqlite3_config is variadic, so Swift reaches it through this one-function shim.
         .target(
             name: "CSQLiteTuning",
@@ -34,6 +39,7 @@ let package = Package(
             dependencies: [
                 "CLibCSV",
                 "CSQLiteTuning",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -56,6 +62,7 @@ let package = Package(
             dependencies: [
                 "GrandfatherCore",
                 "CLibCSV",
+                "CZlib",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -21,6 +21,8 @@ struct GrandfatherCommand: ParsableCommand {
         // Past a file-size limit, a write must fail with EFBIG and a message, not kill us.
         signal(SIGXFSZ, SIG_IGN)
         MallocArenas.limit()
+        // Gzip inputs are inflated into unlinked temporary files under TMPDIR (or /tmp).
+        TemporaryFiles.useDirectory(ProcessInfo.processInfo.environment["TMPDIR"] ?? "")
         var code: Int32
         var format = LogFormat.human
         do {

@@ -50,7 +50,7 @@ enum AppStoreSource: InputSource {
             acceptSelfSigned: checks.verify && checks.acceptSelfSigned)
 
         var contents: [[AppStoreRecord]] = []
-        var digests: [String] = []
+        var stored: [(size: Int64, digest: String)] = []
         for input in inputs {
             let path = input.description.path
             guard let shape = input.detail as? AppStoreShape else { throw .internal("\(path) has no App Store shape") }
@@ -62,7 +62,7 @@ enum AppStoreSource: InputSource {
                         "App Store file of \(source.size) bytes is over the \(maximumFileSize >> 20) MiB read whole")
             }
             let bytes = try source.readAll()
-            digests.append(try source.sha256())
+            stored.append((Int64(source.storedSize), try source.sha256()))
             let read = AppStoreFileReader.read(bytes, shape: shape, options: options, checker: checker)
             for record in read.records { count(record, into: &summary) }
             summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
@@ -78,7 +78,7 @@ enum AppStoreSource: InputSource {
         for (index, input) in inputs.enumerated() {
             let rows = linked[index]
             summary.superseded += rows.superseded
-            outcome.files.append(feed(rows, of: input.description, digest: digests[index], into: stream))
+            outcome.files.append(feed(rows, of: input.description, stored: stored[index], into: stream))
         }
         outcome.appStore = summary
         return outcome
@@ -106,7 +106,8 @@ enum AppStoreSource: InputSource {
 
     /// Feeds one file's linked rows to the stream and accounts for them.
     private static func feed(
-        _ rows: AppStoreLinker.FileRows, of input: InputDescription, digest: String, into stream: RecordStream
+        _ rows: AppStoreLinker.FileRows, of input: InputDescription, stored: (size: Int64, digest: String),
+        into stream: RecordStream
     ) -> (report: InputReport, rejections: [Rejection]) {
         var verified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreVerified)
         var unverified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreUnverified)
@@ -135,7 +136,7 @@ enum AppStoreSource: InputSource {
         let report = InputReport(
             path: input.path, format: .appStore,
             kind: rows.transactions.isEmpty && !rows.customers.isEmpty ? .customers : .transactions,
-            sizeBytes: input.size, sha256: digest,
+            sizeBytes: stored.size, sha256: stored.digest,
             rowsRead: customers.0.rowsRead + customers.1.rowsRead + transactions.rowsRead + rows.acceptedWithoutRecord,
             rowsAccepted: customers.0.rowsAccepted + customers.1.rowsAccepted + transactions.rowsAccepted
                 + rows.acceptedWithoutRecord,

@@ -55,7 +55,7 @@ enum FileIngest {
 
         var report = InputReport(
             path: description.path, format: description.format, kind: description.kind,
-            sizeBytes: Int64(source.size), sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
+            sizeBytes: Int64(source.storedSize), sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
             exactDuplicates: 0, sandboxRows: 0)
         var rejections: [Rejection] = []
         var lineOffset = 0

@@ -4,6 +4,7 @@ public struct InputDescription: Sendable, Equatable {
     public var path: String
     public var format: InputFormat
     public var kind: RecordKind
-    /// The size in bytes when recognised.
+    /// The size in bytes of what is read, when recognised: for a gzip-compressed file, what it
+    /// inflates to (progress counts these bytes; reports give the size on disk).
     public var size: Int64 = 0
 }

@@ -5,8 +5,10 @@ public struct InputReport: Sendable, Equatable, Codable {
     public var path: String
     public var format: InputFormat
     public var kind: RecordKind
+    /// The file's size on disk: for a gzip-compressed file, the compressed size (what it
+    /// inflates to is not reported), so that size and digest both describe the file as named.
     public var sizeBytes: Int64
-    /// SHA-256 of the file's bytes, hex.
+    /// SHA-256 of the file's bytes as on disk (compressed, for a gzip file), hex.
     public var sha256: String
     public var rowsRead: Int
     public var rowsAccepted: Int

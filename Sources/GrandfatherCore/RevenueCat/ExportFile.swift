@@ -26,7 +26,7 @@ enum ExportFile {
         productTypes: [String: ProductType], meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeRead {
         let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name))
-        let spill = try RowSpill(fieldCount: TransactionField.allCases.count)
+        let spill = try RowSpill(fieldCount: TransactionField.allCases.count, for: source.path)
         var sink = Sink(path: source.path, productTypes: productTypes, writer: RowSpill.Writer(spill))
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
         if let failure = sink.failure { throw failure }

@@ -76,7 +76,8 @@ enum RevenueCatSource: InputSource {
                 fed.store(
                     index,
                     Result { () throws(GrandfatherError) in
-                        Fed(digest: try ByteSource(path: inputs[input].description.path).sha256())
+                        let source = try ByteSource(path: inputs[input].description.path)
+                        return Fed(digest: try source.sha256(), storedSize: Int64(source.storedSize))
                     })
                 return
             }
@@ -102,8 +103,12 @@ enum RevenueCatSource: InputSource {
         for (index, input) in inputs.enumerated() {
             var report = InputReport(
                 path: input.description.path, format: .revenueCatExport, kind: .transactions,
-                sizeBytes: input.description.size, sha256: try fed.take(jobs.count + index).digest, rowsRead: 0,
-                rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
+                sizeBytes: 0, sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
+                sandboxRows: 0)
+            // The file as stored: a gzip file's own size and digest.
+            let stored = try fed.take(jobs.count + index)
+            report.sizeBytes = stored.storedSize
+            report.sha256 = stored.digest
             var rejections: [Rejection] = []
             for job in jobs.indices where jobs[job].input == index {
                 let result = try fed.take(job)
@@ -161,9 +166,11 @@ enum RevenueCatSource: InputSource {
         var superseded = 0
         var rejections: [Rejection] = []
         var digest = ""
+        var storedSize: Int64 = 0
 
-        init(digest: String) {
+        init(digest: String, storedSize: Int64) {
             self.digest = digest
+            self.storedSize = storedSize
         }
 
         init(sink: IngestSink, superseded: Int) {

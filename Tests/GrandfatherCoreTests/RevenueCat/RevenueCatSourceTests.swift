@@ -142,4 +142,38 @@ struct RevenueCatSourceTests {
         #expect(rejection.reason == "start_time is missing")
         #expect(run.customerClass("cat") == .new)
     }
+
+    @Test("a gzipped export (several members, as delivered) reads as the plain export")
+    func gzippedExport() throws {
+        let first =
+            Self.header
+            + Self.row(
+                "2024-05-01 10:00:00", customer: "ann", start: "2024-05-01 10:00:00", end: "2024-07-01 10:00:00",
+                id: "1001")
+            + Self.row("2024-05-09 10:00:00", customer: "bob", start: "", end: "2024-07-01 10:00:00", id: "2001")
+            + Self.row(
+                "2024-05-01 10:00:00", customer: "cat", start: "2024-05-01 10:00:00", end: "2024-07-01 10:00:00",
+                id: "3001", sandbox: "t")
+        let second =
+            Self.row(
+                "2024-05-15 08:00:00", customer: "ann", start: "2024-05-01 10:00:00", end: "2024-07-01 10:00:00",
+                refunded: "2024-05-15 08:00:00", id: "1001")
+            + Self.row(
+                "2024-05-01 10:00:00", customer: "bob", start: "2024-05-01 10:00:00", end: "2024-07-01 10:00:00",
+                id: "2001")
+        let customers = FixtureFile("customers.csv", AuditFixture.customers("ann", "bob", "cat"))
+        let plain = try AuditFixture.run([customers, FixtureFile("export.csv", first + second)])
+        let compressed = Gzip.member(Array(first.utf8)) + Gzip.member(Array(second.utf8))
+        let gzipped = try AuditFixture.run([customers, FixtureFile("export.csv.gz", bytes: compressed)])
+        #expect(GzipInputTests.outcome(gzipped) == GzipInputTests.outcome(plain))
+        let report = try #require(gzipped.input("export.csv.gz"))
+        #expect(report.format == .revenueCatExport)
+        #expect(report.rowsRead == 5)
+        #expect(report.rowsRejected == 1)
+        #expect(report.superseded == 1)
+        #expect(report.sandboxRows == 1)
+        #expect(report.sha256 == GzipInputTests.sha256(compressed))
+        #expect(report.sizeBytes == Int64(compressed.count))
+        #expect(gzipped.flags("ann").contains("refunded"))
+    }
 }

@@ -1,16 +1,23 @@
 import Foundation
 import Testing
 
-@testable import GrandfatherCore
+@_spi(TestHooks) @testable import GrandfatherCore
 
-/// One input file of a fixture: a name inside the fixture's folder and its text.
+/// One input file of a fixture: a name inside the fixture's folder and its bytes.
 struct FixtureFile: Sendable {
     var name: String
-    var contents: String
+    var bytes: [UInt8]
 
+    /// A file holding `contents` as UTF-8.
     init(_ name: String, _ contents: String) {
         self.name = name
-        self.contents = contents
+        self.bytes = Array(contents.utf8)
+    }
+
+    /// A file holding `bytes` as they are (a compressed file, say).
+    init(_ name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
     }
 }
 
@@ -105,22 +112,27 @@ enum AuditFixture {
     /// Runs the pipeline over `files`, given to it in this order.
     ///
     /// `binaryFiles` are written beside them (certificates); `signatures.trustedRoots` name
-    /// files of the fixture's folder.
+    /// files of the fixture's folder. The files are written into `folder` when one is given,
+    /// and left there for the test to look at (and remove); otherwise into a fresh folder,
+    /// removed when the run ends. `ingest` says how large files are cut into ranges.
     static func run(
         _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = defaultAsOf,
-        binaryFiles: [(name: String, bytes: [UInt8])] = [], signatures: SignatureChecks = SignatureChecks()
+        binaryFiles: [(name: String, bytes: [UInt8])] = [], signatures: SignatureChecks = SignatureChecks(),
+        in given: URL? = nil, ingest: IngestOptions = IngestOptions()
     ) throws -> FixtureRun {
-        let folder = FileManager.default.temporaryDirectory
+        let folder =
+            given
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("grandfather-unit-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { if given == nil { try? FileManager.default.removeItem(at: folder) } }
         let policyURL = folder.appendingPathComponent("policy.json")
         try Data(policy.json.utf8).write(to: policyURL)
         let loaded = try PolicyLoader.load(path: policyURL.path)
         var inputs: [String] = []
         for file in files {
             let url = folder.appendingPathComponent(file.name)
-            try Data(file.contents.utf8).write(to: url)
+            try Data(file.bytes).write(to: url)
             inputs.append(url.path)
         }
         for file in binaryFiles { try Data(file.bytes).write(to: folder.appendingPathComponent(file.name)) }
@@ -131,8 +143,10 @@ enum AuditFixture {
         case .success(let value): instant = value
         case .failure(let problem): throw GrandfatherError.usage("as-of: \(problem)")
         }
-        let audit = try Pipeline.audit(
-            AuditSettings(policy: loaded, asOf: instant, signatures: checks), inputs: inputs)
+        var hooks = TestHooks()
+        hooks.ingest = ingest
+        let audit = try Pipeline.audits(
+            [AuditSettings(policy: loaded, asOf: instant, signatures: checks)], inputs: inputs, hooks: hooks)[0]
         return FixtureRun(audit: audit, folder: folder.path)
     }
 
@@ -164,7 +178,7 @@ enum AuditFixture {
 /// The audit of one fixture run, with lookups by customer id and input file name.
 struct FixtureRun {
     let audit: Audit
-    /// The (already removed) folder the inputs were written to.
+    /// The folder the inputs were written to (already removed, unless the test gave it).
     let folder: String
 
     /// The path an input was given to the pipeline as.

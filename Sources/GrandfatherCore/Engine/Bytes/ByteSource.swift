@@ -3,6 +3,11 @@ import Foundation
 
 /// An input file opened for reading at any offset, so that several ranges of it can be read
 /// at once; its size is fixed when it is opened.
+///
+/// A gzip-compressed file (told by its first two bytes, not its name) reads as what it
+/// inflates to: every reader, recognition and split sees the inflated bytes, from a copy
+/// inflated once per process (`InflatedFiles`). Only `sha256()` and `storedSize` describe the
+/// file as it is on disk, since reports pair them with its path.
 final class ByteSource: @unchecked Sendable {
     /// Chunk size for streaming reads: small enough that a chunk (and the fields a parser
     /// collects from it, or the hash reading it) stays in a core's L2 cache.
@@ -10,31 +15,59 @@ final class ByteSource: @unchecked Sendable {
 
     /// The path as given on the command line.
     let path: String
-    /// The size when opened.
+    /// The size of what is read when opened: for a compressed file, the inflated size.
     let size: Int
+    /// The size of the file on disk when opened: `size`, unless the file is compressed.
+    let storedSize: Int
+    /// Whether the file is gzip-compressed, so that reads see its inflated copy.
+    let isCompressed: Bool
     /// Where records begin: after a UTF-8 byte-order mark, if there is one.
     private(set) var dataStart = 0
+    /// What reads read: the file, or the inflated copy of a compressed one.
     private let descriptor: Int32
+    /// The file as on disk, for its digest.
+    private let stored: Int32
 
     /// Opens `path` as `ReadableFile` does: a file that cannot be read is a usage error, and
     /// anything that is not a regular file (a folder, a FIFO, a device) is refused rather than
-    /// waited on.
+    /// waited on. A gzip file is inflated, unless this process has already: data that does not
+    /// inflate is an input error naming the file.
     init(path: String) throws(GrandfatherError) {
-        let (descriptor, size) = try ReadableFile.open(path, as: .input)
-        self.path = path
-        self.descriptor = descriptor
-        self.size = size
+        let (stored, storedSize) = try ReadableFile.open(path, as: .input)
         var head = [UInt8](repeating: 0, count: 3)
+        do throws(GrandfatherError) {
+            let count = try Self.read(stored, path: path, at: 0, count: GzipInflater.magic.count, into: &head)
+            isCompressed = count == GzipInflater.magic.count && Array(head[0..<count]) == GzipInflater.magic
+            if isCompressed {
+                (descriptor, size) = try InflatedFiles.open(compressed: stored, storedSize: storedSize, path: path)
+            } else {
+                (descriptor, size) = (stored, storedSize)
+            }
+        } catch {
+            close(stored)
+            throw error
+        }
+        self.path = path
+        self.stored = stored
+        self.storedSize = storedSize
         if try read(at: 0, count: 3, into: &head) == 3, head == utf8BOM { dataStart = 3 }
     }
 
     deinit {
         close(descriptor)
+        if stored != descriptor { close(stored) }
     }
 
     /// Reads up to `count` bytes at `offset` into the front of `buffer` (grown if needed);
     /// returns how many were read, fewer only at the end of the file.
     func read(at offset: Int, count: Int, into buffer: inout [UInt8]) throws(GrandfatherError) -> Int {
+        try Self.read(descriptor, path: path, at: offset, count: count, into: &buffer)
+    }
+
+    /// `read(at:count:into:)` from `descriptor`, the file or its inflated copy.
+    private static func read(
+        _ descriptor: Int32, path: String, at offset: Int, count: Int, into buffer: inout [UInt8]
+    ) throws(GrandfatherError) -> Int {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
         var total = 0
         while total < count {
@@ -59,12 +92,15 @@ final class ByteSource: @unchecked Sendable {
         return all
     }
 
-    /// SHA-256 of the file's bytes (hex), read in chunks.
+    /// SHA-256 of the file's bytes as on disk (hex; compressed, for a compressed file), read
+    /// in chunks: reports pair it with the path, so anyone can check it against the file.
     func sha256() throws(GrandfatherError) -> String {
         var hasher = SHA256()
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         var offset = 0
-        while case let count = try read(at: offset, count: Self.chunkSize, into: &chunk), count > 0 {
+        while case let count = try Self.read(stored, path: path, at: offset, count: Self.chunkSize, into: &chunk),
+            count > 0
+        {
             chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             offset += count
         }

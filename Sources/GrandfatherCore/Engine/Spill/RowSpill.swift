@@ -23,21 +23,10 @@ final class RowSpill: @unchecked Sendable {
     fileprivate static let absent = UInt32.max
     fileprivate static let headerSize = 24
 
-    /// Makes an empty spill in the temporary folder (`TMPDIR`, else `/tmp`).
-    init(fieldCount: Int) throws(GrandfatherError) {
+    /// Makes an empty spill in the temporary folder, for rows of the input at `path`.
+    init(fieldCount: Int, for path: String) throws(GrandfatherError) {
         self.fieldCount = fieldCount
-        let folder = FileManager.default.temporaryDirectory.path
-        var template = Array((folder + "/grandfather-spill-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { mkstemp($0) } ?? -1
-        }
-        guard descriptor >= 0 else {
-            throw .io(path: folder, message: "cannot make a temporary file: \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { buffer in
-            if let name = buffer.baseAddress { unlink(name) }
-        }
-        self.descriptor = descriptor
+        descriptor = try TemporaryFiles.anonymousFile(purpose: "to keep mapped rows in", for: path)
     }
 
     deinit {
@@ -52,7 +41,9 @@ final class RowSpill: @unchecked Sendable {
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw .io(path: "temporary file", message: "cannot write: \(String(cString: strerror(errno)))")
+                throw .io(
+                    path: TemporaryFiles.directory,
+                    message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
             }
             written += result
         }
@@ -79,7 +70,9 @@ final class RowSpill: @unchecked Sendable {
                 }
                 if got < 0 {
                     if errno == EINTR { continue }
-                    throw .io(path: "temporary file", message: "cannot read: \(String(cString: strerror(errno)))")
+                    throw .io(
+                        path: TemporaryFiles.directory,
+                        message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
                 }
                 guard got > 0 else { throw .internal("a temporary file ended early") }
                 filled += got

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import GrandfatherCore
+
+/// Gzip data that does not inflate cleanly fails the run as an input error (exit 2) with one
+/// line naming the file, never a crash or a hang; a decompression bomb is refused.
+@Suite struct GzipInputErrorTests {
+    /// A small customers file, gzipped.
+    static let member = Gzip.member(Array(AuditFixture.customers("ann", "bob", "cat").utf8))
+
+    /// The error opening `bytes`, written as `input.csv.gz`, throws, with the file's path.
+    static func openingError(_ bytes: [UInt8]) throws -> (path: String, error: GrandfatherError?) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("input.csv.gz").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try ByteSource(path: path)
+            return (path, nil)
+        } catch {
+            return (path, error)
+        }
+    }
+
+    /// Checks that opening `bytes` fails with `message`, as one line naming the file.
+    static func expectRefused(
+        _ bytes: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (path, error) = try openingError(bytes)
+        #expect(error == .input(file: path, line: nil, message: message), sourceLocation: sourceLocation)
+        #expect(error?.description == "\(path): error: \(message)", sourceLocation: sourceLocation)
+        #expect(error?.exitCode == 2, sourceLocation: sourceLocation)
+    }
+
+    static let truncated = "gzip data is truncated: the file ends inside a gzip member"
+    static let trailingGarbage = "bytes after the last gzip member are not gzip data (trailing garbage)"
+
+    @Test("a stream cut short is truncated, wherever it is cut")
+    func truncatedStream() throws {
+        try Self.expectRefused(Array(Self.member.dropLast(4)), Self.truncated)  // in the trailer
+        try Self.expectRefused(Array(Self.member.prefix(Self.member.count / 2)), Self.truncated)  // in the data
+        try Self.expectRefused([0x1F, 0x8B], Self.truncated)  // in the header
+        try Self.expectRefused(Self.member + Self.member.prefix(12), Self.truncated)  // in a second member
+    }
+
+    @Test("corrupt data says what zlib found")
+    func corruptStream() throws {
+        var checksum = Self.member
+        checksum[checksum.count - 8] ^= 0xFF  // the CRC-32 of the inflated data
+        try Self.expectRefused(checksum, "gzip data is corrupt (incorrect data check)")
+        var length = Self.member
+        length[length.count - 1] ^= 0xFF  // the inflated size
+        try Self.expectRefused(length, "gzip data is corrupt (incorrect length check)")
+        var method = Self.member
+        method[2] = 7  // not deflate
+        try Self.expectRefused(method, "gzip data is corrupt (unknown compression method)")
+    }
+
+    @Test("bytes after the last member that are not another member are trailing garbage")
+    func trailingGarbage() throws {
+        try Self.expectRefused(Self.member + Array("more rows\n".utf8), Self.trailingGarbage)
+        try Self.expectRefused(Self.member + [0, 0, 0, 0], Self.trailingGarbage)
+        try Self.expectRefused(Self.member + [0x1F], Self.trailingGarbage)
+    }
+
+    @Test("a file inflating to over 1000 times its size is refused once past 64 MiB; less is read")
+    func decompressionBomb() throws {
+        let bomb = Gzip.zeros(mebibytes: 200)
+        #expect(bomb.count < 250_000)
+        try Self.expectRefused(
+            bomb, "gzip data inflates to more than 1000 times its size; refused as a decompression bomb")
+        // The same ratio within the first 64 MiB is allowed.
+        let (_, error) = try Self.openingError(Gzip.zeros(mebibytes: 16))
+        #expect(error == nil)
+    }
+
+    @Test("a run with a corrupt gzip input fails with the file's one line, exit 2")
+    func runFails() throws {
+        let error = try #require(
+            AuditFixture.failure([
+                FixtureFile("customers.csv", AuditFixture.customers("ann")),
+                FixtureFile("transactions.csv.gz", bytes: Array(Self.member.dropLast(1))),
+            ]))
+        #expect(error.exitCode == 2)
+        #expect(error.description.hasSuffix("/transactions.csv.gz: error: \(Self.truncated)"), "\(error)")
+    }
+}

@@ -1,0 +1,49 @@
+import CZlib
+
+/// gzip data made at run time with zlib, for the tests of compressed inputs: nothing
+/// compressed is kept in the repository.
+enum Gzip {
+    /// One gzip member holding `bytes`.
+    static func member(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+        deflate([bytes], level: level)
+    }
+
+    /// One gzip member holding `count` zero bytes (rounded down to whole MiB), deflated at
+    /// level 9 a MiB at a time: a decompression bomb about a thousandth of its inflated size.
+    static func zeros(mebibytes count: Int) -> [UInt8] {
+        let mebibyte = [UInt8](repeating: 0, count: 1 << 20)
+        return deflate((0..<count).lazy.map { _ in mebibyte }, level: 9)
+    }
+
+    /// The chunks of `input`, in order, deflated into one gzip member.
+    private static func deflate(_ input: some Sequence<[UInt8]>, level: Int32) -> [UInt8] {
+        var stream = z_stream()
+        let started = grandfather_deflate_init_gzip(&stream, level)
+        precondition(started == Z_OK, "deflateInit2 failed: \(started)")
+        defer { deflateEnd(&stream) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Deflates `chunk` with `flush`, collecting output until zlib has no more to give.
+        func pump(_ chunk: [UInt8], flush: Int32) {
+            var chunk = chunk
+            chunk.withUnsafeMutableBufferPointer { pending in
+                stream.next_in = pending.baseAddress
+                stream.avail_in = UInt32(pending.count)
+                var status: Int32
+                repeat {
+                    status = buffer.withUnsafeMutableBufferPointer { out in
+                        stream.next_out = out.baseAddress
+                        stream.avail_out = UInt32(out.count)
+                        let status = CZlib.deflate(&stream, flush)
+                        output.append(contentsOf: out[0..<(out.count - Int(stream.avail_out))])
+                        return status
+                    }
+                    precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR)
+                } while stream.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END)
+            }
+        }
+        for chunk in input { pump(chunk, flush: Z_NO_FLUSH) }
+        pump([], flush: Z_FINISH)
+        return output
+    }
+}
