@@ -153,7 +153,7 @@ private let sampleInputs = ["customers-late.json", "customers.csv", "transaction
 
 /// Every customer of the sample, sorted by id in code-point order (SPEC §8.25).
 ///
-/// Absent on purpose: `c38-max-android` (its only row is rejected and it has no transactions)
+/// Absent on purpose: `c38-max-windows` (its only row is rejected and it has no transactions)
 /// and `qa-device-7` (its only transaction is `xcode`, which creates no orphan, SPEC §8.8).
 private let expectedCustomers: [ExpectedCustomer] = [
     ExpectedCustomer(

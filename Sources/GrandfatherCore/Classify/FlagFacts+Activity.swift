@@ -8,7 +8,7 @@ extension FlagFacts {
         purchased = customer.originalPurchaseDate
         preordered = customer.preorderDate
         hasVersion = customer.originalAppVersion != nil
-        hasPlatform = customer.platform != nil
+        needsCutover = customer.platform?.isApple ?? false
         isOrphan = customer.isOrphan
         isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox

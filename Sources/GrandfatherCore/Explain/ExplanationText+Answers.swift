@@ -75,7 +75,9 @@ extension ExplanationText {
             let why =
                 explanation.policy.cutover.versions == nil
                 ? "none: the policy has no cutover versions"
-                : "none: the policy names none for \(facts.platform ?? "an unknown platform") and no default"
+                : facts.platform.flatMap(Platform.init(rawValue:)).map { !$0.isApple } == true
+                    ? "none: the policy names none for \(facts.platform ?? "") (its default is for Apple's platforms)"
+                    : "none: the policy names none for \(facts.platform ?? "an unknown platform") and no default"
             lines.append(fact("cutover version", why + ", so there is no version answer"))
             return
         }

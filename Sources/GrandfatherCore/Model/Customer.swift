@@ -73,10 +73,13 @@ public struct Customer: Sendable, Equatable {
         }
     }
 
-    /// This record as read from `source`, which gave each fact it holds.
-    public func read(from source: CustomerSource) -> Customer {
+    /// This record as read from `source`, which gave each fact it holds (`facts`, when the
+    /// source gives only some: a roster says nothing of the environment, whose default the
+    /// record still holds).
+    public func read(from source: CustomerSource, facts: [CustomerFact]? = nil) -> Customer {
         var customer = self
-        customer.provenance = CustomerProvenance(source: source, facts: presentFacts)
+        let given = facts.map { only in presentFacts.filter(only.contains) } ?? presentFacts
+        customer.provenance = CustomerProvenance(source: source, facts: given)
         return customer
     }
 

@@ -1,9 +1,21 @@
 /// The closed vocabularies of SPEC §2, with the spec's strings as raw values (read from a
 /// row's bytes by Engine/Parse/Vocabulary.swift).
 
-/// The platform a customer's app transaction comes from.
+/// The platform a customer's app transaction comes from: Apple's six, and the three SPEC §9
+/// adds for sources that carry them (a RevenueCat export's Google Play, web and Amazon
+/// stores).
 public enum Platform: String, CaseIterable, Sendable, Codable {
     case ios, ipados, macos, tvos, watchos, visionos
+    case android, web, amazon
+
+    /// Apple's platforms, whose original app version the App Store keeps. Their cutovers fall
+    /// back on `default`; the others' are optional, their own or none (SPEC §9).
+    public var isApple: Bool {
+        switch self {
+        case .ios, .ipados, .macos, .tvos, .watchos, .visionos: return true
+        case .android, .web, .amazon: return false
+        }
+    }
 
     /// The platform's position in `allCases`, for tables indexed by platform (`allCases`
     /// itself would be built on every call).
@@ -15,6 +27,9 @@ public enum Platform: String, CaseIterable, Sendable, Codable {
         case .tvos: return 3
         case .watchos: return 4
         case .visionos: return 5
+        case .android: return 6
+        case .web: return 7
+        case .amazon: return 8
         }
     }
 }

@@ -29,6 +29,10 @@ struct Transaction: Sendable, Equatable {
     var currency: TextRef
     var renewalState: RenewalState?
     var gracePeriodExpiresDate: Instant?
+    /// The platform of the store a RevenueCat export row was bought in (SPEC §9): a customer
+    /// fact of the weakest source, for a customer no other source gives a platform. Canonical
+    /// rows have none.
+    var storePlatform: Platform? = nil
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }

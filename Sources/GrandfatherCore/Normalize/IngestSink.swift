@@ -59,6 +59,15 @@ struct IngestSink: RowSink {
         }
     }
 
+    /// A customer a source read itself (a RevenueCat customer list's row, which holds no
+    /// canonical fields), accounted for as a row at `line`. Its provenance is the source's.
+    mutating func accept(customer: Customer, line: Int) {
+        rowsRead += 1
+        customers.append(customer)
+        customerLines.append(line)
+        if customers.count >= Self.customerBatchSize { flushCustomers() }
+    }
+
     /// Folds the transactions and customers still batched; call once the reader is done.
     mutating func flush() {
         flushCustomers()

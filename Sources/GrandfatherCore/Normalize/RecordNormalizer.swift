@@ -38,6 +38,11 @@ struct RecordNormalizer: Sendable {
 
     /// Appends the row's transaction to `batch`, or says why the row is rejected (and
     /// leaves `batch` as it was).
+    /// Where a source that maps its own rows puts the platform of the store a transaction was
+    /// bought in (a RevenueCat export's): the field after SPEC §2's transaction fields, which
+    /// no canonical file can name.
+    static let storePlatformField = TransactionField.allCases.count
+
     func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
         let mark = batch.byteCount
@@ -73,13 +78,17 @@ struct RecordNormalizer: Sendable {
             let renewalState = try fields.enumeration(
                 F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self)
             let grace = try fields.instant(F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)
+            // A field past the canonical ones only a source that maps its own rows sets.
+            let storePlatform =
+                row.fieldCount > Self.storePlatformField
+                ? try fields.enumeration(Self.storePlatformField, name: "store", as: Platform.self) : nil
             batch.append(
                 Transaction(
                     transactionID: transactionID, originalTransactionID: originalID, customerID: customerID,
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace))
+                    gracePeriodExpiresDate: grace, storePlatform: storePlatform))
             return nil
         } catch {
             batch.truncate(to: mark)

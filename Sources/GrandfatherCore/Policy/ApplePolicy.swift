@@ -43,10 +43,10 @@ extension PolicyReader {
                 apple.customerIdentity = identity
             case "default_platform":
                 let text = try string(field, "apple.default_platform")
-                guard let platform = Platform(rawValue: text.lowercased()) else {
+                guard let platform = Platform(rawValue: text.lowercased()), platform.isApple else {
                     throw fail(
                         field, "apple.default_platform",
-                        "unknown platform '\(Excerpt.of(text))' (ios, ipados, macos, tvos, watchos, visionos)")
+                        "unknown Apple platform '\(Excerpt.of(text))' (ios, ipados, macos, tvos, watchos, visionos)")
                 }
                 apple.defaultPlatform = platform
             case "bundle_id":

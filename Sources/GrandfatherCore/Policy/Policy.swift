@@ -52,9 +52,10 @@ public struct Cutover: Sendable {
     /// Which evidence decides "bought before".
     public var basis: CutoverBasis
 
-    /// The cutover version that applies to a platform: its own, else `default`.
+    /// The cutover version that applies to a platform: its own, else `default` for an Apple
+    /// platform; the platforms SPEC §9 adds have a cutover only when the policy names them.
     public func version(for platform: Platform) -> AppVersion? {
-        versions?[platform] ?? defaultVersion
+        versions?[platform] ?? (platform.isApple ? defaultVersion : nil)
     }
 
     /// The versions table for reports: `ios 412, macos 3.0, default 2.0`, or `none`.

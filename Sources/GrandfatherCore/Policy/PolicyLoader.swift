@@ -167,7 +167,8 @@ struct PolicyReader {
                     throw .policy(
                         file: file, line: entry.line, column: entry.column,
                         message:
-                            "unknown key \"\(path)\" (platforms: ios, ipados, macos, tvos, watchos, visionos, default)")
+                            "unknown key \"\(path)\" (platforms: ios, ipados, macos, tvos, watchos, visionos, android, web, amazon, default)"
+                    )
                 }
             }
             versions = table

@@ -20,14 +20,19 @@ enum ExportFile {
     }
 
     /// Reads one range of the file `source`, whose header `recognizes(header:)` accepted.
-    /// - Parameter productTypes: the policy's `products[id].type`.
+    /// - Parameters:
+    ///   - delimiter: the byte between fields, as the header was read with.
+    ///   - productTypes: the policy's `products[id].type`.
+    ///   - appStore: the platform the `app_store` store stands for.
     static func read(
-        _ source: ByteSource, header: [String], range: Range<Int>, isFirst: Bool,
-        productTypes: [String: ProductType], meter: ProgressMeter? = nil
+        _ source: ByteSource, header: [String], delimiter: UInt8 = CSVReader.comma, range: Range<Int>, isFirst: Bool,
+        productTypes: [String: ProductType], appStore: Platform = .ios, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeRead {
-        let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name))
-        let spill = try RowSpill(fieldCount: TransactionField.allCases.count, for: source.path)
-        var sink = Sink(path: source.path, productTypes: productTypes, writer: RowSpill.Writer(spill))
+        let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name), delimiter: delimiter)
+        // One field past SPEC §2's: the platform of the row's store.
+        let spill = try RowSpill(fieldCount: RecordNormalizer.storePlatformField + 1, for: source.path)
+        var sink = Sink(
+            path: source.path, productTypes: productTypes, appStore: appStore, writer: RowSpill.Writer(spill))
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
         if let failure = sink.failure { throw failure }
         try sink.writer.flush()
@@ -40,6 +45,7 @@ enum ExportFile {
     private struct Sink: RowSink {
         let path: String
         let productTypes: [String: ProductType]
+        let appStore: Platform
         var writer: RowSpill.Writer
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejections: [Rejection] = []
@@ -52,7 +58,7 @@ enum ExportFile {
             case .success(let transaction):
                 let delivery = ExportDeliveries.Delivery(transaction)
                 writer.begin(line: row.line, key: delivery.key, version: delivery.version)
-                transaction.layOut(values, into: &writer)
+                transaction.layOut(values, appStore: appStore, into: &writer)
                 do throws(GrandfatherError) {
                     try writer.end()
                 } catch {

@@ -32,6 +32,22 @@ enum ExportStore: String, Sendable, CaseIterable {
         return true
     }
 
+    /// The platform the store stands for, for a customer no other source gives a platform
+    /// (issue 16's mapping): the Mac App Store is macOS; the App Store is `appStore`, the
+    /// Apple platform the policy names (`apple.default_platform`, else iOS); Google Play is
+    /// Android; Stripe, Paddle and RevenueCat Billing are the web; Amazon is Amazon. A
+    /// promotional grant or an unknown store says nothing of a platform.
+    func platform(appStore: Platform) -> Platform? {
+        switch self {
+        case .appStore: return appStore
+        case .macAppStore: return .macos
+        case .playStore: return .android
+        case .stripe, .paddle, .rcBilling: return .web
+        case .amazon: return .amazon
+        case .promotional, .other: return nil
+        }
+    }
+
     /// Whether the store's `store_transaction_id` is one per transaction, renewals included
     /// (FORMATS.md §a: "Not unique on Stripe"; the web billing stores and promotional grants
     /// work alike). Any other store's ids are made unique with the renewal number, as

@@ -142,7 +142,12 @@ struct ExportTransaction: Equatable, Sendable {
     /// them: `transaction_id` is `store_transaction_id`, with `#` and the renewal number for a
     /// store whose ids repeat across renewals (`ch_1#3`); the texts the row hands on unchanged
     /// are copied from it.
-    func layOut<Values: ExportValues, Writer: FieldWriter>(_ row: Values, into writer: inout Writer) {
+    ///
+    /// The field after SPEC §2's carries the platform of the row's store
+    /// (`RecordNormalizer.storePlatformField`), with `appStore` the platform `app_store` stands for.
+    func layOut<Values: ExportValues, Writer: FieldWriter>(
+        _ row: Values, appStore: Platform = .ios, into writer: inout Writer
+    ) {
         func copy(_ column: ExportColumn, to field: TransactionField) {
             _ = row.read(column) { writer.set(field.rawValue, bytes: $0) }
         }
@@ -164,6 +169,9 @@ struct ExportTransaction: Equatable, Sendable {
         copy(.purchasedCurrency, to: .currency)
         if let renewalState { writer.set(TransactionField.renewalState.rawValue, ascii: renewalState.spelling) }
         if let graceExpires { writer.set(TransactionField.gracePeriodExpiresDate.rawValue, instant: graceExpires) }
+        if let platform = store.platform(appStore: appStore) {
+            writer.set(RecordNormalizer.storePlatformField, ascii: platform.spelling)
+        }
     }
 }
 
@@ -175,6 +183,23 @@ extension ProductType {
         case .nonRenewing: return "non_renewing"
         case .nonConsumable: return "non_consumable"
         case .consumable: return "consumable"
+        }
+    }
+}
+
+extension Platform {
+    /// The canonical spelling, as fixed text.
+    fileprivate var spelling: StaticString {
+        switch self {
+        case .ios: return "ios"
+        case .ipados: return "ipados"
+        case .macos: return "macos"
+        case .tvos: return "tvos"
+        case .watchos: return "watchos"
+        case .visionos: return "visionos"
+        case .android: return "android"
+        case .web: return "web"
+        case .amazon: return "amazon"
         }
     }
 }

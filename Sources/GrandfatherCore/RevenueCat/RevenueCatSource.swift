@@ -18,12 +18,25 @@ enum RevenueCatSource: InputSource {
         guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{") else {
             return nil
         }
-        guard let header = try CSVReader.readHeader(file.source, dataStart: file.source.dataStart),
-            ExportFile.recognizes(header: header)
-        else { return nil }
-        return RecognizedInput(
-            description: file.describe(format: .revenueCatExport, kind: .transactions), source: Self.self,
-            detail: header)
+        // The transactions feed writes commas; older Scheduled Data Exports, semicolons.
+        for delimiter in ExportHeader.delimiters {
+            guard
+                let names = try CSVReader.readHeader(
+                    file.source, dataStart: file.source.dataStart, delimiter: delimiter)
+            else { continue }
+            let header = ExportHeader(names: names, delimiter: delimiter)
+            if ExportFile.recognizes(header: names) {
+                return RecognizedInput(
+                    description: file.describe(format: .revenueCatExport, kind: .transactions), source: Self.self,
+                    detail: header)
+            }
+            if CustomerList.recognizes(header: names) {
+                return RecognizedInput(
+                    description: file.describe(format: .revenueCatCustomerList, kind: .customers), source: Self.self,
+                    detail: header)
+            }
+        }
+        return nil
     }
 
     static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
@@ -31,6 +44,42 @@ enum RevenueCatSource: InputSource {
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        let appStore = stream.settings.policy.apple.defaultPlatform ?? .ios
+        let lists = inputs.indices.filter { inputs[$0].description.format == .revenueCatCustomerList }
+        let exports = inputs.indices.filter { inputs[$0].description.format != .revenueCatCustomerList }
+        var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
+        for index in lists { files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream) }
+        let read = try readExports(exports.map { inputs[$0] }, appStore: appStore, into: stream)
+        for (index, file) in zip(exports, read.files) { files[index] = file }
+        var outcome = SourceOutcome()
+        outcome.files = files.compactMap { $0 }
+        return outcome
+    }
+
+    /// Reads a customer list, in one range: whether a repeated id is rejected depends on
+    /// order (SPEC §8.7).
+    private static func readCustomerList(
+        _ input: RecognizedInput, appStore: Platform, into stream: RecordStream
+    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
+        guard let header = input.detail as? ExportHeader else {
+            throw .internal("\(input.description.path) has no RevenueCat customer list header")
+        }
+        let source = try ByteSource(path: input.description.path)
+        var sink = stream.sink(file: input.description.path, kind: .customers, customerSource: .customerList)
+        try CustomerListFile.read(source, header: header, appStore: appStore, into: &sink, meter: stream.meter)
+        sink.flush()
+        let report = InputReport(
+            path: input.description.path, format: .revenueCatCustomerList, kind: .customers,
+            sizeBytes: Int64(source.storedSize), sha256: try source.sha256(), rowsRead: sink.rowsRead,
+            rowsAccepted: sink.rowsAccepted, rowsRejected: sink.rejections.count,
+            exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
+        return (report, sink.rejections)
+    }
+
+    /// Reads the exports.
+    private static func readExports(
+        _ inputs: [RecognizedInput], appStore: Platform, into stream: RecordStream
+    ) throws(GrandfatherError) -> SourceOutcome {
         let productTypes = stream.settings.policy.products.compactMapValues(\.type)
         let jobs = try rangeJobs(inputs, options: stream.options)
 
@@ -42,8 +91,9 @@ enum RevenueCatSource: InputSource {
                 index,
                 Result { () throws(GrandfatherError) in
                     try ExportFile.read(
-                        job.source, header: job.header, range: job.range, isFirst: job.isFirst,
-                        productTypes: productTypes, meter: stream.meter)
+                        job.source, header: job.header.names, delimiter: job.header.delimiter, range: job.range,
+                        isFirst: job.isFirst,
+                        productTypes: productTypes, appStore: appStore, meter: stream.meter)
                 })
         }
         var reads: [ExportFile.RangeRead] = []
@@ -135,7 +185,7 @@ enum RevenueCatSource: InputSource {
     {
         var jobs: [Job] = []
         for (index, input) in inputs.enumerated() {
-            guard let header = input.detail as? [String] else {
+            guard let header = input.detail as? ExportHeader else {
                 throw .internal("\(input.description.path) has no RevenueCat export header")
             }
             let source = try ByteSource(path: input.description.path)
@@ -152,7 +202,7 @@ enum RevenueCatSource: InputSource {
     private struct Job: Sendable {
         var input: Int
         var source: ByteSource
-        var header: [String]
+        var header: ExportHeader
         var range: Range<Int>
         var isFirst: Bool
     }
@@ -182,4 +232,13 @@ enum RevenueCatSource: InputSource {
             self.superseded = superseded
         }
     }
+}
+
+/// An export's header as recognised: its column names and the byte between them.
+struct ExportHeader: Sendable {
+    var names: [String]
+    var delimiter: UInt8
+
+    /// The delimiters exports are written with, in the order they are tried.
+    static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";")]
 }

@@ -1,7 +1,9 @@
 /// One customer assembled from the rows several sources gave for it (SPEC §9, "Customers from
 /// several sources"): for each fact, the strongest source that has it wins, and two sources
 /// that give a fact different values raise `conflicting_customer_facts` (the stronger value
-/// is used). Within one source, the first row of an id wins (SPEC §8.7) before this applies.
+/// is used; a platform that is only a store, which counts only where no other source gives
+/// one, disagrees with nobody). Within one source, the first row of an id wins (SPEC §8.7)
+/// before this applies.
 enum CustomerFactRules {
     /// The customer `rows` (one per source, in any order, all with one id) describe.
     static func assemble(_ rows: [Customer]) -> Customer {
@@ -19,7 +21,7 @@ enum CustomerFactRules {
                     let candidate = value(row)
                 else { continue }
                 if let chosen {
-                    if candidate != chosen { conflict = true }
+                    if candidate != chosen, !(fact == .platform && Self.platformIsAStore(row)) { conflict = true }
                 } else {
                     chosen = candidate
                     provenance.set(fact, row.provenance.source(of: fact))
@@ -39,6 +41,13 @@ enum CustomerFactRules {
         provenance.hasConflictingFacts = conflict
         customer.provenance = provenance
         return customer
+    }
+
+    /// Whether the row's platform is only the store it bought in (a RevenueCat export row's
+    /// `store`, a customer list's `latest_store`): no claim about the customer's device, since
+    /// people buy in several stores, so it disagrees with nobody.
+    private static func platformIsAStore(_ row: Customer) -> Bool {
+        row.provenance.rowSource == .exportRow || row.provenance.rowSource == .customerList
     }
 
     /// Stronger sources first; a row of no source last.

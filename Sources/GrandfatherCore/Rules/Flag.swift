@@ -68,7 +68,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
         case .unparseableVersion:
             return "The original app version is not dot-separated integers, so it cannot be compared."
         case .noCutoverForPlatform:
-            return "The policy names no cutover version for this customer's platform and no default."
+            return "The policy names no cutover version for this customer's Apple platform and no default."
         case .preordered:
             return "The app was pre-ordered."
         case .grandfatheredAndSubscribed:

@@ -6,7 +6,8 @@ struct FlagFacts {
     let purchased: Instant?
     let preordered: Instant?
     let hasVersion: Bool
-    let hasPlatform: Bool
+    /// The customer's platform is one whose cutover the policy must give (an Apple one).
+    let needsCutover: Bool
     let isOrphan: Bool
     let isUnlinked: Bool
     let isSandbox: Bool
@@ -91,7 +92,7 @@ struct FlagFacts {
     /// Only where the policy has a versions table at all: under a pure date basis with no
     /// versions there is nothing missing (README, "Decisions").
     private var noCutoverForPlatform: Bool {
-        hasPlatform && policyHasVersions && !hasCutoverVersion
+        needsCutover && policyHasVersions && !hasCutoverVersion
     }
 
     /// §8.24.

@@ -19,7 +19,7 @@ struct AuditTests {
         policy.maxRejectedFraction = maximum
         var text = "customer_id,platform\n"
         for index in 0..<rows {
-            text += index < rejected ? "bad\(index),android\n" : "c\(index),ios\n"
+            text += index < rejected ? "bad\(index),windows\n" : "c\(index),ios\n"
         }
         let run = try AuditFixture.run(customers: text, policy: policy)
         #expect(run.audit.rowsRead == rows)

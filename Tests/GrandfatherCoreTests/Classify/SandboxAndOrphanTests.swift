@@ -39,7 +39,7 @@ struct SandboxAndOrphanTests {
         let run = try AuditFixture.run(
             customers: """
                 customer_id,platform,original_app_version
-                c1,android,200
+                c1,windows,200
                 """,
             transactions: """
                 transaction_id,customer_id,product_id,product_type,purchase_date

@@ -27,7 +27,7 @@ struct CSVReaderTests {
                 c1,ios,"one
                 two
                 three"
-                c2,android,x
+                c2,windows,x
                 c3,ios,"a
                 b"
                 c4,,x

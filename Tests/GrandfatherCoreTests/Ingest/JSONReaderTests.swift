@@ -13,7 +13,7 @@ struct JSONReaderTests {
                 [
                   {"customer_id": "c1", "platform": "ios", "original_app_version": "200"},
                   {"customer_id": "c2",
-                   "platform": "android"},
+                   "platform": "windows"},
                   {
                     "customer_id": "c3", "platform": "bad"
                   },

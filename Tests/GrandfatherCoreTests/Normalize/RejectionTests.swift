@@ -40,7 +40,7 @@ struct RejectionTests {
         arguments: [
             ("customer_id", ""),
             ("platform", ""),
-            ("platform", "android"),
+            ("platform", "windows"),
             ("platform", "i os"),
             ("environment", "staging"),
             ("original_purchase_date", "yesterday"),

@@ -196,7 +196,7 @@ struct PolicyLoaderTests {
                 variant(cutover: #""date": "2024-03-01T00:00:00Z", "versions": {"default": "1..2"}"#),
                 "cutover.versions.default"
             ),
-            (variant(cutover: #""date": "2024-03-01T00:00:00Z", "versions": {"android": "2"}"#), "android"),
+            (variant(cutover: #""date": "2024-03-01T00:00:00Z", "versions": {"windows": "2"}"#), "windows"),
             (variant(cutover: #""date": "2024-03-01T00:00:00Z", "basis": "version""#), "cutover.versions"),
             (variant(cutover: #""date": "2024-03-01T00:00:00Z", "versions": {}"#), "cutover.versions"),
             (

@@ -123,7 +123,7 @@ extension CustomerRow {
         }
         let (canonical, spellings) = Pools.platforms[platform]
         var platformValue = FieldValue.string(spellings[spelling % spellings.count])
-        if defect == .unknownEnum { platformValue = .string("android") }
+        if defect == .unknownEnum { platformValue = .string("windows") }
         if defect == .structural { platformValue = .nested(canonical) }
         var purchaseValue = Self.date(Pools.dates[purchase], spelling: spelling)
         if defect == .badTimestamp { purchaseValue = .string("2024-02-30T00:00:00Z") }

@@ -44,7 +44,7 @@ enum RowDefect: Int, Sendable, CaseIterable {
     case none
     /// Customers: no customer_id. Transactions: no product_id.
     case missingRequired
-    /// Customers: platform `android`. Transactions: product_type `subscription`.
+    /// Customers: platform `windows`. Transactions: product_type `subscription`.
     case unknownEnum
     /// Customers: original_purchase_date 30 February. Transactions: expires_date `soon`.
     case badTimestamp

@@ -177,3 +177,71 @@ struct RevenueCatSourceTests {
         #expect(gzipped.flags("ann").contains("refunded"))
     }
 }
+
+extension RevenueCatSourceTests {
+    @Test("an export's customers are customers, their platform the store's where no other source gives one")
+    func customersFromTheExport() throws {
+        let export =
+            Self.header
+            // dan buys only on Google Play; eve on Google Play and the App Store; ann is in the
+            // customers file as an iOS customer and also buys on Stripe.
+            + Self.row(
+                "2024-05-01 10:00:00", store: "play_store", customer: "dan", start: "2024-05-01 10:00:00",
+                end: "2024-07-01 10:00:00", id: "GPA.1")
+            + Self.row(
+                "2024-05-01 10:00:00", store: "play_store", customer: "eve", start: "2024-05-01 10:00:00",
+                end: "2024-07-01 10:00:00", id: "GPA.2")
+            + Self.row(
+                "2024-05-02 10:00:00", store: "app_store", customer: "eve", start: "2024-05-02 10:00:00",
+                end: "2024-07-02 10:00:00", id: "3001")
+            + Self.row(
+                "2024-05-01 10:00:00", store: "stripe", customer: "ann", start: "2024-05-01 10:00:00",
+                end: "2024-07-01 10:00:00", id: "ch_1")
+            // fay's only row is a sandbox one: no customer, as no orphan either (SPEC §8.8).
+            + Self.row(
+                "2024-05-01 10:00:00", store: "play_store", customer: "fay", start: "2024-05-01 10:00:00",
+                end: "2024-07-01 10:00:00", id: "GPA.3", sandbox: "true")
+        var policy = PolicySpec()
+        policy.apple = "{\"default_platform\": \"ipados\"}"
+        let run = try AuditFixture.run(
+            [FixtureFile("customers.csv", AuditFixture.customers("ann")), FixtureFile("export.csv", export)],
+            policy: policy)
+
+        #expect(run.ids == ["ann", "dan", "eve"])
+        let dan = try #require(run.result("dan")?.customer)
+        #expect(dan.platform == .android)
+        #expect(!dan.isOrphan)
+        #expect(dan.provenance.rowSource == .exportRow)
+        #expect(run.customerClass("dan") == .subscriber)
+        // No version, and Android's cutover is optional: no no_cutover_for_platform.
+        #expect(run.flags("dan") == ["missing_original_version"])
+        // Of two stores, the Apple platform, the one the policy names for the App Store.
+        #expect(run.result("eve")?.customer.platform == .ipados)
+        let ann = try #require(run.result("ann")?.customer)
+        #expect(ann.platform == .ios)
+        #expect(ann.provenance.source(of: .platform) == .customersFile)
+        #expect(!run.flags("ann").contains("conflicting_customer_facts"))
+    }
+}
+
+extension RevenueCatSourceTests {
+    @Test("an export written with semicolons, as older Scheduled Data Exports are, reads as with commas")
+    func semicolons() throws {
+        let rows = [
+            Self.row(
+                "2024-05-01 10:00:00", customer: "ann", start: "2024-05-01 10:00:00", end: "2024-07-01 10:00:00",
+                id: "1001"),
+            Self.row("2024-05-01 10:00:00", customer: "bob", start: "", id: "2001"),
+        ]
+        let commas = Self.header + rows.joined()
+        // Every comma is a delimiter here: no value holds one.
+        let semicolons = commas.replacingOccurrences(of: ",", with: ";")
+        let run = try AuditFixture.run([
+            FixtureFile("customers.csv", AuditFixture.customers("ann")), FixtureFile("export.csv", semicolons),
+        ])
+        #expect(run.input("export.csv")?.format == .revenueCatExport)
+        #expect(run.input("export.csv")?.rowsAccepted == 1)
+        #expect(run.rejections("export.csv").map(\.reason) == ["start_time is missing"])
+        #expect(run.customerClass("ann") == .subscriber)
+    }
+}

@@ -9,7 +9,7 @@ import Foundation
 /// words, where trimming changes nothing. Trimming can only touch a blank that sits next to a
 /// field's edge outside quotes: after a delimiter, line end or closing quote, or before a
 /// delimiter, line end or opening quote. So a chunk is safe when no blank outside quotes
-/// touches a comma, CR, LF, quote or the chunk's own ends. The scan jumps from quote to blank
+/// touches the delimiter (a comma, or a semicolon), CR, LF, quote or the chunk's own ends. The scan jumps from quote to blank
 /// with `memchr`; anything it cannot place with certainty counts as unsafe.
 enum TrimSafety {
     /// Whether the chunk may be parsed with libcsv's default space handling.
@@ -18,7 +18,9 @@ enum TrimSafety {
     ///   - startsInQuotes: the parser is inside a quoted field at the chunk's first byte;
     ///     `nil` when its state cannot tell (just after a quote inside a quoted field).
     ///   - startsAtFieldStart: the chunk's first byte begins a field (a quote there opens one).
-    static func defaultIsSafe(_ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool)
+    static func defaultIsSafe(
+        _ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool, delimiter: UInt8 = comma
+    )
         -> Bool
     {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return true }
@@ -31,7 +33,7 @@ enum TrimSafety {
             return UnsafeRawPointer(found) - base
         }
         func byte(_ position: Int) -> UInt8 { base.load(fromByteOffset: position, as: UInt8.self) }
-        func endsField(_ value: UInt8) -> Bool { value == comma || value == cr || value == lf }
+        func endsField(_ value: UInt8) -> Bool { value == delimiter || value == cr || value == lf }
 
         var quote = next(quoteMark, from: 0)
         var space = next(0x20, from: 0)
@@ -68,7 +70,7 @@ enum TrimSafety {
         }
     }
 
-    private static let comma: UInt8 = 0x2C
+    static let comma: UInt8 = 0x2C
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let quoteMark: UInt8 = 0x22

@@ -15,6 +15,11 @@ struct CSVReader {
     /// For each header position, the field index of the kind, or -1 for an unknown column.
     private let fieldForColumn: [Int]
     private let fieldCount: Int
+    /// The byte between fields: a comma, or a semicolon (RevenueCat's older exports).
+    let delimiter: UInt8
+
+    /// The delimiter of canonical CSV.
+    static let comma = UInt8(ascii: ",")
 
     /// Prepares to read a file whose header was already recognised as `kind`.
     init(header: [String], kind: RecordKind) {
@@ -23,10 +28,11 @@ struct CSVReader {
 
     /// Prepares to read a file whose columns a source names itself (a RevenueCat export's):
     /// a row's field `i` is the column named `fieldNames[i]`, wherever the header puts it.
-    init(header: [String], fieldNames: [String]) {
+    init(header: [String], fieldNames: [String], delimiter: UInt8 = comma) {
         self.header = header
         self.fieldForColumn = header.map { fieldNames.firstIndex(of: $0) ?? -1 }
         self.fieldCount = fieldNames.count
+        self.delimiter = delimiter
     }
 
     /// What reading a range found besides its rows.
@@ -45,6 +51,7 @@ struct CSVReader {
         defer { CSVReader.free(state) }
         let parser = UnsafeMutablePointer<csv_parser>.allocate(capacity: 1)
         parser.initialize(to: try CSVReader.makeParser())
+        csv_set_delim(parser, delimiter)
         defer {
             // The collector's buffer goes back before libcsv frees its own.
             state.pointee.reclaim()
@@ -68,10 +75,12 @@ struct CSVReader {
                 let startsInQuotes = CSVReader.insideQuotes(parser.pointee)
                 let startsAtFieldStart = CSVReader.atFieldStart(parser.pointee)
                 let safe = TrimSafety.defaultIsSafe(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart)
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart,
+                    delimiter: delimiter)
                 csv_set_space_func(parser, safe ? nil : CSVReader.neverSpace)
                 state.pointee.fieldsMayHoldBreaks = QuotedLineBreaks.mayOccur(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart)
+                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart,
+                    delimiter: delimiter)
                 state.pointee.lend(to: parser, forBytes: count)
                 return csv_parse(parser, raw.baseAddress, count, csvField, csvRecord, state)
             }
@@ -173,7 +182,9 @@ struct CSVReader {
     }
 
     /// Reads the header of a CSV file: its first record, or `nil` when there is none.
-    static func readHeader(_ source: ByteSource, dataStart: Int) throws(GrandfatherError) -> [String]? {
+    static func readHeader(
+        _ source: ByteSource, dataStart: Int, delimiter: UInt8 = comma
+    ) throws(GrandfatherError) -> [String]? {
         struct HeaderSink: RowSink {
             mutating func accept(_ row: RawRow) {}
             mutating func reject(line: Int, column: Int?, field: String?, reason: String) {}
@@ -182,6 +193,7 @@ struct CSVReader {
         defer { free(state) }
         var parser = try makeParser()
         defer { csv_free(&parser) }
+        csv_set_delim(&parser, delimiter)
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         var offset = dataStart
         while state.pointee.records.count == 0 {

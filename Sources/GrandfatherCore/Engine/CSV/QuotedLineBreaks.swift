@@ -6,11 +6,13 @@ import Foundation
 ///
 /// The scan jumps from quote to quote with `memchr`, following libcsv's quoting as
 /// `TrimSafety` does: a quote opens a field only where a field starts, and closes it when a
-/// comma or line end follows. Every quoted stretch is searched for CR and LF. Anything the
+/// delimiter or line end follows. Every quoted stretch is searched for CR and LF. Anything the
 /// scan cannot follow with certainty (a chunk that starts inside quotes, whose field began
 /// earlier; a stray quote inside quotes; a quote at the chunk's end) counts as "may".
 enum QuotedLineBreaks {
-    static func mayOccur(_ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool) -> Bool {
+    static func mayOccur(
+        _ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool, delimiter: UInt8 = comma
+    ) -> Bool {
         guard startsInQuotes == false else { return true }
         guard let base = chunk.baseAddress, chunk.count > 0 else { return false }
         let count = chunk.count
@@ -19,7 +21,7 @@ enum QuotedLineBreaks {
             return UnsafeRawPointer(found) - base
         }
         func byte(_ position: Int) -> UInt8 { base.load(fromByteOffset: position, as: UInt8.self) }
-        func endsField(_ value: UInt8) -> Bool { value == comma || value == cr || value == lf }
+        func endsField(_ value: UInt8) -> Bool { value == delimiter || value == cr || value == lf }
 
         var inQuotes = false
         var position = 0
@@ -49,7 +51,7 @@ enum QuotedLineBreaks {
         }
     }
 
-    private static let comma: UInt8 = 0x2C
+    static let comma: UInt8 = 0x2C
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let quoteMark: UInt8 = 0x22

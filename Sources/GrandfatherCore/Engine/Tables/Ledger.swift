@@ -81,6 +81,10 @@ final class Ledger {
         var id = customer.id
         let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
         guard hasRecord[slot] else {
+            // An export row's store made the record so far: it stays, as the weakest source.
+            if records[slot].provenance.rowSource == .exportRow {
+                otherSources[slot, default: []].append(records[slot])
+            }
             records[slot] = customer
             hasRecord[slot] = true
             return .accepted
@@ -120,10 +124,39 @@ final class Ledger {
         }
         for (row, slot) in zip(rows, slots) {
             activities[Int(slot)].fold(batch.rows[Int(row)], of: batch, rules: rules)
+            if let platform = batch.rows[Int(row)].storePlatform { note(platform, ofStoreFor: Int(slot)) }
         }
         // Kept, so that the reads above are not optimised away.
         touched = seen
         return slots
+    }
+
+    /// Notes the platform of a store a customer bought in (a RevenueCat export row's): the
+    /// customer's record from the weakest source, `exportRow`, which makes a customer of an id
+    /// no other source names, and gives a platform to one whose other sources give none. Of
+    /// several stores, the first platform in `Platform` order is kept, whatever the order the
+    /// rows were folded in.
+    private func note(_ platform: Platform, ofStoreFor slot: Int) {
+        func record() -> Customer {
+            Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
+        }
+        guard hasRecord[slot] else {
+            if records[slot].provenance.rowSource == .exportRow, let known = records[slot].platform,
+                known.index <= platform.index
+            {
+                return
+            }
+            records[slot] = record()
+            return
+        }
+        var others = otherSources[slot] ?? []
+        if let index = others.firstIndex(where: { $0.provenance.rowSource == .exportRow }) {
+            if let known = others[index].platform, known.index <= platform.index { return }
+            others[index] = record()
+        } else {
+            others.append(record())
+        }
+        otherSources[slot] = others
     }
 
     /// Marks a customer as named by a conflicting duplicate (SPEC §8.23).
@@ -131,8 +164,8 @@ final class Ledger {
         activities[Int(slot)].hasConflictingDuplicate = true
     }
 
-    /// How many customers `finish` moves out: those with a record, and orphans made from
-    /// transactions (SPEC §8.14).
+    /// How many customers `finish` moves out: those with a record, and customers made from
+    /// transactions (orphans, SPEC §8.14, or customers of an export's store).
     func survivorCount() -> Int {
         var count = 0
         for slot in records.indices where hasRecord[slot] || activities[slot].hasTransaction { count += 1 }
