@@ -143,57 +143,12 @@ struct AppStoreReading {
     /// A JSON array (each element a unit), or one or more top-level values (one object, or
     /// JSON Lines).
     func jsonUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        return JSONParser.parsing(bytes, start: start) { parser in
-            parser.skipWhitespace()
-            var units: [AppStoreUnit] = []
-            if parser.current == UInt8(ascii: "[") {
-                Self.arrayUnits(&parser, into: &units)
-            } else {
-                Self.valueUnits(&parser, into: &units)
-            }
-            return units
-        }
-    }
-
-    private static func arrayUnits(_ parser: inout JSONParser, into units: inout [AppStoreUnit]) {
-        _ = parser.consume(UInt8(ascii: "["))
-        do throws(JSONSyntaxError) {
-            if !parser.consume(UInt8(ascii: "]")) {
-                while true {
-                    units.append(.element(try element(&parser)))
-                    if parser.consume(UInt8(ascii: ",")) { continue }
-                    if parser.consume(UInt8(ascii: "]")) { break }
-                    throw parser.error("expected ',' or ']' in the array")
-                }
-            }
-            parser.skipWhitespace()
-            if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
-        } catch {
-            units.append(
-                .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
-        }
-    }
-
-    private static func valueUnits(_ parser: inout JSONParser, into units: inout [AppStoreUnit]) {
-        while true {
-            parser.skipWhitespace()
-            if parser.isAtEnd { return }
-            do throws(JSONSyntaxError) {
-                units.append(.element(try element(&parser)))
-            } catch {
-                units.append(
-                    .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
-                guard parser.resume(atNextLineStartingWith: UInt8(ascii: "{")) else { return }
+        JSONDocuments.units(bytes).map { unit in
+            switch unit {
+            case .element(let element): return .element(element)
+            case .rejected(let line, let reason): return .rejected(line: line, reason: reason)
             }
         }
-    }
-
-    /// The value at the parser, located at the line it starts on.
-    private static func element(_ parser: inout JSONParser) throws(JSONSyntaxError) -> JSONValue.Located {
-        parser.skipWhitespace()
-        let line = parser.line
-        return JSONValue.Located(try parser.parseValue(), line: line)
     }
 
     // MARK: - Elements

@@ -53,7 +53,8 @@ public enum CustomerFact: Int, CaseIterable, Sendable {
 /// Which source gave each fact of a customer, the source of the row itself, and whether two
 /// sources disagreed, in one word: a customer keeps it in padding its record had anyway.
 public struct CustomerProvenance: Sendable, Hashable {
-    /// 4 bits per fact (0: none), the row's source in bits 24–27, the conflict in bit 28.
+    /// 4 bits per fact (0: none), the row's source in bits 24–27, the conflict in bit 28,
+    /// whether the platform is a store's in bit 29.
     private var bits: UInt32 = 0
 
     public init() {}
@@ -88,6 +89,16 @@ public struct CustomerProvenance: Sendable, Hashable {
     public var hasConflictingFacts: Bool {
         get { bits & 1 << 28 != 0 }
         set { bits = newValue ? bits | 1 << 28 : bits & ~(1 << 28) }
+    }
+
+    /// Whether the row's platform is only where it bought (a store), not a claim about the
+    /// customer's device: such a platform counts only where no other source gives one, and
+    /// disagrees with nobody. Export rows' and customer lists' platforms always are.
+    public var platformIsAStore: Bool {
+        get {
+            bits & 1 << 29 != 0 || rowSource == .exportRow || rowSource == .customerList
+        }
+        set { bits = newValue ? bits | 1 << 29 : bits & ~(1 << 29) }
     }
 
     /// Whether more than one source gave this customer's facts.

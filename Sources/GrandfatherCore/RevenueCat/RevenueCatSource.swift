@@ -15,9 +15,8 @@ extension InputFormat {
 /// then the spills are fed to the stream, the superseded rows counted and left out.
 enum RevenueCatSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{") else {
-            return nil
-        }
+        guard let first = file.firstNonBlank else { return nil }
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") { return try recognizeJSON(&file) }
         // The transactions feed writes commas; older Scheduled Data Exports, semicolons.
         for delimiter in ExportHeader.delimiters {
             guard
@@ -39,16 +38,43 @@ enum RevenueCatSource: InputSource {
         return nil
     }
 
+    /// How much of a JSON file recognition reads, at most, to find the first object's keys.
+    static let maximumPeek = 16 << 20
+
+    /// Subscriber responses, told by the keys of the first object: read more of the file
+    /// while the first value is cut short by the end of what was read.
+    private static func recognizeJSON(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        while true {
+            switch JSONDocuments.units(file.prefix).first {
+            case .element(let element)?:
+                let object = element.elements?.first ?? element
+                guard SubscriberResponse.recognizes(keys: object.keys) else { return nil }
+                return RecognizedInput(
+                    description: file.describe(format: .revenueCatSubscribers, kind: .customers), source: Self.self,
+                    detail: ())
+            case .rejected?, nil:
+                guard file.prefix.count < maximumPeek, try file.readMore() else { return nil }
+            }
+        }
+    }
+
     static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
         try CanonicalSource.estimatedTransactions(input)
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let appStore = stream.settings.policy.apple.defaultPlatform ?? .ios
-        let lists = inputs.indices.filter { inputs[$0].description.format == .revenueCatCustomerList }
-        let exports = inputs.indices.filter { inputs[$0].description.format != .revenueCatCustomerList }
+        let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
-        for index in lists { files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream) }
+        for index in inputs.indices {
+            switch inputs[index].description.format {
+            case .revenueCatCustomerList:
+                files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream)
+            case .revenueCatSubscribers:
+                files[index] = try readSubscribers(inputs[index], appStore: appStore, into: stream)
+            default: break
+            }
+        }
         let read = try readExports(exports.map { inputs[$0] }, appStore: appStore, into: stream)
         for (index, file) in zip(exports, read.files) { files[index] = file }
         var outcome = SourceOutcome()
@@ -73,6 +99,45 @@ enum RevenueCatSource: InputSource {
             sizeBytes: Int64(source.storedSize), sha256: try source.sha256(), rowsRead: sink.rowsRead,
             rowsAccepted: sink.rowsAccepted, rowsRejected: sink.rejections.count,
             exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
+        return (report, sink.rejections)
+    }
+
+    /// The largest subscriber-response file read: these are read whole.
+    static let maximumDocumentFileSize = 1 << 30
+
+    /// Reads a file of subscriber responses: each body a row, in file order.
+    private static func readSubscribers(
+        _ input: RecognizedInput, appStore: Platform, into stream: RecordStream
+    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
+        let path = input.description.path
+        let source = try ByteSource(path: path)
+        guard source.size <= maximumDocumentFileSize else {
+            throw .input(
+                file: path, line: nil,
+                message:
+                    "subscriber responses of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole"
+            )
+        }
+        var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
+        for unit in JSONDocuments.units(try source.readAll()) {
+            switch unit {
+            case .element(let body):
+                switch SubscriberResponse.customer(body, appStore: appStore) {
+                case .success(let customer): sink.accept(customer: customer, line: body.line)
+                case .failure(let problem):
+                    // The body is the row: rejected at the line it starts on.
+                    sink.reject(line: body.line, column: nil, field: nil, reason: problem.reason)
+                }
+            case .rejected(let line, let reason):
+                sink.reject(line: line, column: nil, field: nil, reason: reason)
+            }
+        }
+        sink.flush()
+        stream.meter?.advance(bytes: source.size, rows: sink.rowsRead)
+        let report = InputReport(
+            path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
+            sha256: try source.sha256(), rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
+            rowsRejected: sink.rejections.count, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
         return (report, sink.rejections)
     }
 

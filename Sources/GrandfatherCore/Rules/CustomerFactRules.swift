@@ -16,12 +16,19 @@ enum CustomerFactRules {
         /// The strongest row's value of a fact, noting its source and any disagreement.
         func choose<Value: Equatable>(_ fact: CustomerFact, _ value: (Customer) -> Value?) -> Value? {
             var chosen: Value?
-            for row in ordered {
+            // A platform that is only a store counts after every other source's.
+            let rows =
+                fact == .platform
+                ? ordered.filter { !$0.provenance.platformIsAStore } + ordered.filter(\.provenance.platformIsAStore)
+                : ordered
+            for row in rows {
                 guard row.provenance.source(of: fact) != nil || row.provenance.rowSource == nil,
                     let candidate = value(row)
                 else { continue }
                 if let chosen {
-                    if candidate != chosen, !(fact == .platform && Self.platformIsAStore(row)) { conflict = true }
+                    if candidate != chosen, !(fact == .platform && row.provenance.platformIsAStore) {
+                        conflict = true
+                    }
                 } else {
                     chosen = candidate
                     provenance.set(fact, row.provenance.source(of: fact))
@@ -41,13 +48,6 @@ enum CustomerFactRules {
         provenance.hasConflictingFacts = conflict
         customer.provenance = provenance
         return customer
-    }
-
-    /// Whether the row's platform is only the store it bought in (a RevenueCat export row's
-    /// `store`, a customer list's `latest_store`): no claim about the customer's device, since
-    /// people buy in several stores, so it disagrees with nobody.
-    private static func platformIsAStore(_ row: Customer) -> Bool {
-        row.provenance.rowSource == .exportRow || row.provenance.rowSource == .customerList
     }
 
     /// Stronger sources first; a row of no source last.

@@ -1,0 +1,67 @@
+/// The top-level values of a JSON file whose records are whole documents (App Store files,
+/// RevenueCat subscriber responses): a JSON array's elements, or values one after another (one
+/// document, or JSON Lines), each at the line it starts on. A syntax error is one rejected
+/// unit; in JSON Lines, reading resumes at the next line that starts an object.
+enum JSONDocuments {
+    enum Unit: Sendable {
+        /// One top-level value.
+        case element(JSONValue.Located)
+        /// A syntax error, where it stands among the units.
+        case rejected(line: Int, reason: String)
+    }
+
+    /// The units of `bytes` (a UTF-8 byte-order mark is skipped).
+    static func units(_ bytes: [UInt8]) -> [Unit] {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return JSONParser.parsing(bytes, start: start) { parser in
+            parser.skipWhitespace()
+            var units: [Unit] = []
+            if parser.current == UInt8(ascii: "[") {
+                arrayUnits(&parser, into: &units)
+            } else {
+                valueUnits(&parser, into: &units)
+            }
+            return units
+        }
+    }
+
+    private static func arrayUnits(_ parser: inout JSONParser, into units: inout [Unit]) {
+        _ = parser.consume(UInt8(ascii: "["))
+        do throws(JSONSyntaxError) {
+            if !parser.consume(UInt8(ascii: "]")) {
+                while true {
+                    units.append(.element(try element(&parser)))
+                    if parser.consume(UInt8(ascii: ",")) { continue }
+                    if parser.consume(UInt8(ascii: "]")) { break }
+                    throw parser.error("expected ',' or ']' in the array")
+                }
+            }
+            parser.skipWhitespace()
+            if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
+        } catch {
+            units.append(
+                .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
+        }
+    }
+
+    private static func valueUnits(_ parser: inout JSONParser, into units: inout [Unit]) {
+        while true {
+            parser.skipWhitespace()
+            if parser.isAtEnd { return }
+            do throws(JSONSyntaxError) {
+                units.append(.element(try element(&parser)))
+            } catch {
+                units.append(
+                    .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
+                guard parser.resume(atNextLineStartingWith: UInt8(ascii: "{")) else { return }
+            }
+        }
+    }
+
+    /// The value at the parser, located at the line it starts on.
+    private static func element(_ parser: inout JSONParser) throws(JSONSyntaxError) -> JSONValue.Located {
+        parser.skipWhitespace()
+        let line = parser.line
+        return JSONValue.Located(try parser.parseValue(), line: line)
+    }
+}
