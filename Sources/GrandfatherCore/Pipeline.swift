@@ -46,7 +46,8 @@ public enum Pipeline {
         var audits: [Audit] = []
         for (run, (rules, ledger)) in zip(runs, zip(rules, ledger.withFollowers)) {
             let results = ClassifyStage.classify(
-                ledger, under: rules, unlinked: ingested.unlinkedCustomers, hooks: hooks)
+                ledger, under: rules, unlinked: ingested.unlinkedCustomers,
+                serviceEntitlements: ingested.serviceEntitlements, hooks: hooks)
             let revenue = RevenueAtStake(results)
             timings.classify = stopwatch.lap()
             let changes = try ChangeDetector.changes(in: results, since: previous)

@@ -6,12 +6,18 @@
 /// of copying it (and its reference counts) per customer.
 public final class Classifier: Sendable {
     let rules: AuditRules
+    /// What RevenueCat has active at as-of, by customer id, for the customers it gave a view
+    /// of (subscriber responses); empty when the run read none.
+    let serviceEntitlements: [String: Set<String>]
+    private let reconciliation: ReconciliationRules
 
     public var policy: Policy { rules.policy }
     public var asOf: Instant { rules.asOf }
 
-    init(_ rules: AuditRules) {
+    init(_ rules: AuditRules, serviceEntitlements: [String: Set<String>] = [:]) {
         self.rules = rules
+        self.serviceEntitlements = serviceEntitlements
+        reconciliation = ReconciliationRules(policy: rules.policy)
     }
 
     /// A classifier with rules of its own: a job that reads every customer builds its own,
@@ -43,8 +49,13 @@ public final class Classifier: Sendable {
         facts.grandfathered = rules.isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
         let customerClass = rules.customerClass(
             grandfathered: facts.grandfathered, anyCurrent: facts.anyCurrent, hasDurable: facts.hasDurable)
-        return Verdict(
-            customerClass: customerClass, flags: facts.flags(), byVersion: facts.byVersion, byDate: facts.byDate)
+        var flags = facts.flags()
+        if !serviceEntitlements.isEmpty, let active = serviceEntitlements[customer.id] {
+            let granted = Set(entitlements(activity, customerClass).map(\.entitlement))
+            flags.formUnion(
+                reconciliation.flags(grandfathered: customerClass == .grandfathered, granted: granted, active: active))
+        }
+        return Verdict(customerClass: customerClass, flags: flags, byVersion: facts.byVersion, byDate: facts.byDate)
     }
 
     /// The latest auto-renewable transaction, when it alone decided: it raised `billing_retry`

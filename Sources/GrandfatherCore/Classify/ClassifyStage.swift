@@ -4,9 +4,10 @@ enum ClassifyStage {
     /// `rules`; customers made for unlinked App Store subscriptions are marked first
     /// (SPEC §8.22 flags them).
     static func classify(
-        _ ledger: ShardedLedger, under rules: AuditRules, unlinked: Set<String>, hooks: TestHooks
+        _ ledger: ShardedLedger, under rules: AuditRules, unlinked: Set<String>,
+        serviceEntitlements: [String: Set<String>] = [:], hooks: TestHooks
     ) -> CustomerResults {
-        let classifier = Classifier(rules)
+        let classifier = Classifier(rules, serviceEntitlements: serviceEntitlements)
         var (customers, activities) = ledger.finish()
         if !unlinked.isEmpty {
             for index in customers.indices where unlinked.contains(customers[index].id) {

@@ -10,6 +10,9 @@ struct Ingested: Sendable {
     var appStore: AppStoreSummary?
     /// Ids of customers a source made for records that link to no known customer.
     var unlinkedCustomers: Set<String> = []
+    /// What a subscription service has active at as-of, by customer id (RevenueCat
+    /// subscriber responses), for the reconciliation flags.
+    var serviceEntitlements: [String: Set<String>] = [:]
 }
 
 /// Reads every recognised input of a run into the ledger, source by source.
@@ -32,6 +35,7 @@ enum IngestStage {
             }
             for (index, file) in zip(indices, outcome.files) { files[index] = file }
             ingested.unlinkedCustomers.formUnion(outcome.unlinkedCustomers)
+            ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
             if let summary = outcome.appStore { ingested.appStore = summary }
         }
         for case (let report, let rejections)? in files {

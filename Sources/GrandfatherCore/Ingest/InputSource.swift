@@ -55,6 +55,9 @@ struct SourceOutcome: Sendable {
     /// What the App Store inputs held, for the reports' App Store section; only the App Store
     /// source gives one.
     var appStore: AppStoreSummary?
+    /// What a subscription service has active at as-of, by customer id: the entitlements of
+    /// every subscriber response of a customer, together.
+    var serviceEntitlements: [String: Set<String>] = [:]
 }
 
 /// Where sources deliver rows, and the settings they read with.

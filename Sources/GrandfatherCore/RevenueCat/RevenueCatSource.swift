@@ -65,19 +65,21 @@ enum RevenueCatSource: InputSource {
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let appStore = stream.settings.policy.apple.defaultPlatform ?? .ios
         let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
+        var outcome = SourceOutcome()
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         for index in inputs.indices {
             switch inputs[index].description.format {
             case .revenueCatCustomerList:
                 files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream)
             case .revenueCatSubscribers:
-                files[index] = try readSubscribers(inputs[index], appStore: appStore, into: stream)
+                let read = try readSubscribers(inputs[index], appStore: appStore, into: stream)
+                files[index] = (read.report, read.rejections)
+                outcome.serviceEntitlements.merge(read.active) { $0.union($1) }
             default: break
             }
         }
         let read = try readExports(exports.map { inputs[$0] }, appStore: appStore, into: stream)
         for (index, file) in zip(exports, read.files) { files[index] = file }
-        var outcome = SourceOutcome()
         outcome.files = files.compactMap { $0 }
         return outcome
     }
@@ -108,9 +110,10 @@ enum RevenueCatSource: InputSource {
     /// Reads a file of subscriber responses: each body a row, in file order.
     private static func readSubscribers(
         _ input: RecognizedInput, appStore: Platform, into stream: RecordStream
-    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
+    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection], active: [String: Set<String>]) {
         let path = input.description.path
         let source = try ByteSource(path: path)
+        var active: [String: Set<String>] = [:]
         guard source.size <= maximumDocumentFileSize else {
             throw .input(
                 file: path, line: nil,
@@ -122,8 +125,10 @@ enum RevenueCatSource: InputSource {
         for unit in JSONDocuments.units(try source.readAll()) {
             switch unit {
             case .element(let body):
-                switch SubscriberResponse.customer(body, appStore: appStore) {
-                case .success(let customer): sink.accept(customer: customer, line: body.line)
+                switch SubscriberResponse.read(body, appStore: appStore, asOf: stream.settings.asOf) {
+                case .success(let read):
+                    sink.accept(customer: read.customer, line: body.line)
+                    active[read.customer.id, default: []].formUnion(read.active)
                 case .failure(let problem):
                     // The body is the row: rejected at the line it starts on.
                     sink.reject(line: body.line, column: nil, field: nil, reason: problem.reason)
@@ -138,7 +143,7 @@ enum RevenueCatSource: InputSource {
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
             sha256: try source.sha256(), rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
             rowsRejected: sink.rejections.count, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
-        return (report, sink.rejections)
+        return (report, sink.rejections, active)
     }
 
     /// Reads the exports.

@@ -20,7 +20,14 @@ enum SubscriberResponse {
         var reason: String
     }
 
-    /// The customer a body describes.
+    /// What one body gives: the customer, and the entitlements RevenueCat has active at
+    /// as-of (its own view, for the reconciliation of issue 16).
+    struct Read: Sendable {
+        var customer: Customer
+        var active: Set<String>
+    }
+
+    /// The customer a body describes, and what RevenueCat has active for it.
     ///
     /// Its facts: `original_application_version` (a string, or a number read as its literal
     /// text), `original_purchase_date` (a time) and a platform: the platform of the stores
@@ -28,8 +35,12 @@ enum SubscriberResponse {
     /// body with an original application version (which only the App Store gives),
     /// `appStore`. `first_seen` is checked and not used: it is when RevenueCat first saw the
     /// customer, not the app purchase (FORMATS.md §c, pitfall 13).
+    ///
+    /// An entitlement is active at `asOf` when its `expires_date` is null (a lifetime one) or
+    /// after as-of, or its `grace_period_expires_date` is after as-of (SPEC §8.11's "strictly
+    /// after"). An entitlement whose dates are not times rejects the body.
     /// - Parameter appStore: the Apple platform the policy names (`apple.default_platform`).
-    static func customer(_ body: JSONValue.Located, appStore: Platform) -> Result<Customer, Problem> {
+    static func read(_ body: JSONValue.Located, appStore: Platform, asOf: Instant) -> Result<Read, Problem> {
         guard body.isObject else {
             return .failure(Problem(line: body.line, reason: "\(body.typeName) is not a subscriber response"))
         }
@@ -52,29 +63,56 @@ enum SubscriberResponse {
             ).read(from: .subscriberResponse, facts: facts)
             // Taken from where the customer bought, not said of their device.
             customer.provenance.platformIsAStore = true
-            return .success(customer)
+            return .success(Read(customer: customer, active: try activeEntitlements(subscriber, asOf: asOf)))
         } catch {
             return .failure(error)
         }
     }
 
+    /// The entitlements active at `asOf` (see `read`).
+    private static func activeEntitlements(
+        _ subscriber: JSONValue.Located, asOf: Instant
+    ) throws(Problem) -> Set<String> {
+        guard let entitlements = subscriber["entitlements"], !(entitlements.value == .null) else { return [] }
+        guard let members = entitlements.value.members else {
+            throw Problem(
+                line: entitlements.line, reason: "subscriber.entitlements is \(entitlements.typeName), not an object")
+        }
+        var active: Set<String> = []
+        for member in members {
+            let entitlement = JSONValue.Located(member.value, line: member.valueLine)
+            let path = "subscriber.entitlements.\(Excerpt.of(member.key))"
+            guard entitlement.isObject else {
+                throw Problem(line: entitlement.line, reason: "\(path) is \(entitlement.typeName), not an object")
+            }
+            let expires = try time(entitlement, "expires_date", path: path)
+            let grace = try time(entitlement, "grace_period_expires_date", path: path)
+            if expires.map({ $0 > asOf }) ?? true || grace.map({ $0 > asOf }) ?? false { active.insert(member.key) }
+        }
+        return active
+    }
+
     /// A string member (or a number, as its literal text); `nil` when absent, null or empty.
-    private static func text(_ object: JSONValue.Located, _ key: String) throws(Problem) -> String? {
+    private static func text(
+        _ object: JSONValue.Located, _ key: String, path: String = "subscriber"
+    ) throws(Problem) -> String? {
         guard let value = object[key] else { return nil }
         switch value.value {
         case .null: return nil
         case .string, .number: return value.text
-        default: throw Problem(line: value.line, reason: "subscriber.\(key) is \(value.typeName), not a string")
+        default: throw Problem(line: value.line, reason: "\(path).\(key) is \(value.typeName), not a string")
         }
     }
 
     /// A time member; `nil` when absent or null.
-    private static func time(_ object: JSONValue.Located, _ key: String) throws(Problem) -> Instant? {
-        guard let text = try text(object, key) else { return nil }
+    private static func time(
+        _ object: JSONValue.Located, _ key: String, path: String = "subscriber"
+    ) throws(Problem) -> Instant? {
+        guard let text = try text(object, key, path: path) else { return nil }
         guard let instant = RevenueCatValue.time(Array(text.utf8).span) else {
             throw Problem(
                 line: object[key]?.line ?? object.line,
-                reason: "subscriber.\(key) is not a time: '\(Excerpt.of(text))'")
+                reason: "\(path).\(key) is not a time: '\(Excerpt.of(text))'")
         }
         return instant
     }

@@ -22,6 +22,8 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     case impossibleDates = "impossible_dates"
     case unlinkedTransactions = "unlinked_transactions"
     case conflictingCustomerFacts = "conflicting_customer_facts"
+    case grandfatheredNotGranted = "grandfathered_not_granted"
+    case grantedNotEntitled = "granted_not_entitled"
 
     /// How much attention a flag asks for (SPEC §6).
     public enum Severity: String, CaseIterable, Sendable, Codable {
@@ -40,7 +42,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     public var severity: Severity {
         switch self {
         case .boughtJustBeforeCutover, .boughtJustAfterCutover, .versionDateDisagree, .naiveVersionTrap,
-            .noCutoverForPlatform, .grandfatheredAndSubscribed:
+            .noCutoverForPlatform, .grandfatheredAndSubscribed, .grandfatheredNotGranted, .grantedNotEntitled:
             return .review
         case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox:
             return .info
@@ -89,6 +91,11 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             return "The customer's record comes from the sandbox; excluded from the classes."
         case .conflictingDuplicate:
             return "A transaction id appears with different content; every version was used."
+        case .grandfatheredNotGranted:
+            return
+                "Grandfathered by the policy, but RevenueCat has none of the grandfathered entitlements active: the app would show a paywall."
+        case .grantedNotEntitled:
+            return "RevenueCat has an entitlement active that the policy's verdict gives no source for."
         case .conflictingCustomerFacts:
             return "Two sources give this customer different facts; the higher-ranked source's are used."
         case .impossibleDates:

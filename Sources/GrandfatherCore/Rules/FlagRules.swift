@@ -69,6 +69,8 @@ struct FlagFacts {
         case .impossibleDates: return impossibleDates
         case .unlinkedTransactions: return isUnlinked
         case .conflictingCustomerFacts: return hasConflictingFacts
+        // Decided against the verdict's grants, by ReconciliationRules.
+        case .grandfatheredNotGranted, .grantedNotEntitled: return false
         }
     }
 

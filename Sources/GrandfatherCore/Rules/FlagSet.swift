@@ -11,6 +11,10 @@ public struct FlagSet: Sequence, Sendable, Hashable {
         rawValue = 1 << flag.ordinal
     }
 
+    public mutating func formUnion(_ other: FlagSet) {
+        rawValue |= other.rawValue
+    }
+
     public mutating func insert(_ flag: Flag) {
         rawValue |= 1 << flag.ordinal
     }
@@ -65,6 +69,8 @@ extension Flag {
         case .impossibleDates: return 17
         case .unlinkedTransactions: return 18
         case .conflictingCustomerFacts: return 19
+        case .grandfatheredNotGranted: return 20
+        case .grantedNotEntitled: return 21
         }
     }
 }

@@ -14,7 +14,9 @@ struct FlagCatalogTests {
     /// Flags the App Store readers add (issue 6: "add any new flags to the catalog").
     static let appStoreCodes: Set<String> = ["unlinked_transactions"]
     /// Flags SPEC §9 adds for customers from several sources.
-    static let severalSourcesCodes: Set<String> = ["conflicting_customer_facts"]
+    static let severalSourcesCodes: Set<String> = [
+        "conflicting_customer_facts", "grandfathered_not_granted", "granted_not_entitled",
+    ]
 
     @Test("the catalog holds exactly SPEC §5's codes, the App Store ones and SPEC §9's, each once")
     func codes() {

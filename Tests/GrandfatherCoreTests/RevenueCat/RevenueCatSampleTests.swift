@@ -10,16 +10,17 @@ struct RevenueCatSampleTests {
 
     /// Class, flags and platform of each customer, as the README's table has them.
     static let expected: [(id: String, customerClass: CustomerClass, flags: [String], platform: Platform)] = [
-        ("rc-ann", .grandfathered, [], .ios),
+        ("rc-ann", .grandfathered, ["grandfathered_not_granted"], .ios),
         ("rc-ben", .subscriber, [], .ios),
         ("rc-cal", .grandfathered, ["grandfathered_and_subscribed"], .ios),
-        ("rc-dee", .grandfathered, ["conflicting_customer_facts"], .ios),
+        ("rc-dee", .grandfathered, ["conflicting_customer_facts", "grandfathered_not_granted"], .ios),
         ("rc-eve", .subscriber, ["missing_original_version"], .android),
         ("rc-fay", .lapsed, ["missing_original_version"], .web),
         ("rc-gus", .lapsed, ["missing_original_version", "refunded"], .ios),
         ("rc-hal", .new, ["missing_original_version"], .android),
         ("rc-ivy", .new, ["missing_original_version"], .ios),
         ("rc-kit", .grandfathered, [], .macos),
+        ("rc-lou", .new, ["granted_not_entitled"], .ios),
     ]
 
     static func run() throws -> Audit {
@@ -49,10 +50,10 @@ struct RevenueCatSampleTests {
     @Test("every row is accounted for: the rejections and the superseded delivery the README names")
     func accounting() throws {
         let audit = try Self.run()
-        #expect(audit.rowsRead == 17)
-        #expect(audit.rowsAccepted == 15)
+        #expect(audit.rowsRead == 18)
+        #expect(audit.rowsAccepted == 16)
         let rejected = audit.rejections.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line)" }
-        #expect(rejected == ["subscribers.jsonl:5", "transactions-export.csv:8"])
+        #expect(rejected == ["subscribers.jsonl:6", "transactions-export.csv:8"])
         #expect(audit.inputs.map(\.superseded) == [0, 0, 1, 0])
         #expect(
             audit.inputs.map(\.format) == [
