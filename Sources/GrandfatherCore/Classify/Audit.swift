@@ -19,6 +19,9 @@ public struct Audit: Sendable {
     /// What the App Store inputs amounted to and how their signatures were treated; `nil`
     /// when the run read none and checked signatures as by default.
     public var appStore: AppStoreSummary? = nil
+    /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
+    /// responses), so that the run reconciled it and writes the grants files.
+    public var reconciled = false
 
     /// The audit of a run under `settings`, from what its inputs gave and its stages made.
     init(
@@ -35,6 +38,7 @@ public struct Audit: Sendable {
         self.revenue = revenue
         self.previous = previous.snapshot
         appStore = ingested.appStore
+        reconciled = !ingested.serviceEntitlements.isEmpty
     }
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }

@@ -170,7 +170,8 @@ public struct RunWriter: Sendable {
     private enum ReportGroup {
         /// `customers.csv`: one row per customer.
         case customersTable
-        /// Everything else: `summary.md`, `summary.json`, `rejected.csv`, `report.html`.
+        /// Everything else: `summary.md`, `summary.json`, `rejected.csv`, `report.html`, and
+        /// `grants.csv` and `grants.jsonl` when the run reconciled RevenueCat's entitlements.
         case summaries
     }
 
@@ -179,7 +180,7 @@ public struct RunWriter: Sendable {
     ) throws(GrandfatherError) -> Double {
         let start = Stopwatch()
         for group in groups {
-            let reports: [(String, [UInt8])]
+            var reports: [(String, [UInt8])]
             switch group {
             case .customersTable:
                 try FileSystem.writeNewFile(folder + "/customers.csv", CustomersCSV.write(audit))
@@ -191,6 +192,10 @@ public struct RunWriter: Sendable {
                     ("rejected.csv", RejectedCSV.render(audit)),
                     ("report.html", try ReportHTML.render(audit)),
                 ]
+                if audit.reconciled {
+                    reports.append(("grants.csv", GrantsFiles.csv(audit)))
+                    reports.append(("grants.jsonl", try GrantsFiles.jsonLines(audit)))
+                }
             }
             for (name, bytes) in reports { try FileSystem.writeNewFile(folder + "/" + name, bytes) }
         }

@@ -47,5 +47,30 @@ struct ReconciliationTests {
         #expect(run.customerClass("sub-matching") == .subscriber)
         #expect(Flag.grandfatheredNotGranted.severity == .review)
         #expect(Flag.grantedNotEntitled.severity == .review)
+
+        // The grants file lists exactly the grandfathered customers RevenueCat leaves out.
+        #expect(run.audit.reconciled)
+        let csv = String(decoding: GrantsFiles.csv(run.audit), as: UTF8.self)
+        #expect(csv == "customer_id,entitlement,duration\ngf-expired,premium,lifetime\ngf-none,premium,lifetime\n")
+        let lines = String(decoding: try GrantsFiles.jsonLines(run.audit), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == #"{"app_user_id":"gf-expired","body":{"duration":"lifetime"},"entitlement":"premium","method":"POST","path":"/v1/subscribers/gf-expired/entitlements/premium/promotional"}"#
+        )
+        #expect(lines.count == 2)
+    }
+
+    @Test("an app user id is percent-encoded in the request path")
+    func pathSegments() {
+        #expect(GrantsFiles.pathSegment("$RCAnonymousID:87c6") == "%24RCAnonymousID%3A87c6")
+        #expect(GrantsFiles.pathSegment("a/b é") == "a%2Fb%20%C3%A9")
+    }
+
+    @Test("a run without subscriber responses reconciles nothing")
+    func noResponses() throws {
+        let run = try AuditFixture.run(customers: AuditFixture.customers("a", version: "100"))
+        #expect(!run.audit.reconciled)
+        #expect(!run.flags("a").contains("grandfathered_not_granted"))
     }
 }
