@@ -81,8 +81,10 @@ final class Ledger {
         var id = customer.id
         let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
         guard hasRecord[slot] else {
-            // An export row's store made the record so far: it stays, as the weakest source.
-            if records[slot].provenance.rowSource == .exportRow {
+            // An export row's store made the record so far: it stays, as the weakest source,
+            // unless the row gives a platform, which outranks a store's whatever its source
+            // (a million export customers' records kept beside their rows cost 150 MB).
+            if records[slot].provenance.rowSource == .exportRow, customer.platform == nil {
                 otherSources[slot, default: []].append(records[slot])
             }
             records[slot] = customer
@@ -140,6 +142,8 @@ final class Ledger {
         func record() -> Customer {
             Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
         }
+        // A record with a platform outranks a store's: nothing to keep.
+        if hasRecord[slot], records[slot].platform != nil { return }
         guard hasRecord[slot] else {
             if records[slot].provenance.rowSource == .exportRow, let known = records[slot].platform,
                 known.index <= platform.index
