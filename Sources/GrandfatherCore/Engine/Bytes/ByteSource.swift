@@ -69,19 +69,13 @@ final class ByteSource: @unchecked Sendable {
         _ descriptor: Int32, path: String, at offset: Int, count: Int, into buffer: inout [UInt8]
     ) throws(GrandfatherError) -> Int {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
-        var total = 0
-        while total < count {
-            let result = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress?.advanced(by: total), count - total, off_t(offset + total))
+        let read = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(GrandfatherError) in
+                guard let base = raw.baseAddress else { return 0 }
+                return try FileSystem.read(descriptor, at: offset, into: base, count: count, path: path)
             }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, message: String(cString: strerror(errno)))
-            }
-            if result == 0 { break }
-            total += result
         }
-        return total
+        return try read.get()
     }
 
     /// The whole file after the byte-order mark, in one array (JSON arrays are read whole, SPEC §2).

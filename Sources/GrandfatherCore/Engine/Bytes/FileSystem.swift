@@ -5,6 +5,25 @@ import Foundation
 enum FileSystem {
     static func describeErrno() -> String { String(cString: strerror(errno)) }
 
+    /// Reads up to `count` bytes at `offset` of the open file `descriptor` into `buffer`,
+    /// retrying interrupted and short reads; returns how many were read, fewer only at the
+    /// end of the file.
+    static func read(
+        _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int, path: String
+    ) throws(GrandfatherError) -> Int {
+        var total = 0
+        while total < count {
+            let result = pread(descriptor, buffer + total, count - total, off_t(offset + total))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: describeErrno())
+            }
+            if result == 0 { break }
+            total += result
+        }
+        return total
+    }
+
     /// `folder/name`, with one slash between them whatever `folder` ends with.
     static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -115,16 +115,6 @@ enum GzipInflater {
         _ input: Int32, at offset: Int, into buffer: UnsafeMutablePointer<UInt8>, count: Int = chunkSize,
         path: String
     ) throws(GrandfatherError) -> Int {
-        var total = 0
-        while total < count {
-            let result = pread(input, buffer + total, count - total, off_t(offset + total))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, message: String(cString: strerror(errno)))
-            }
-            if result == 0 { break }
-            total += result
-        }
-        return total
+        try FileSystem.read(input, at: offset, into: UnsafeMutableRawPointer(buffer), count: count, path: path)
     }
 }
