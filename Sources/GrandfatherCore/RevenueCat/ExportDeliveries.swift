@@ -7,7 +7,7 @@
 /// conflicting one (SPEC §8.23).
 ///
 /// Only transactions delivered more than once are kept, so the table is small whatever the
-/// export's size; finding them takes 16 bytes a row for a moment, and a sort.
+/// export's size; finding them takes 16 bytes a row while the export is read, and a sort.
 struct ExportDeliveries: Sendable {
     /// What makes two rows deliveries of one transaction: `store_transaction_id` and
     /// `renewal_number`, whatever the store (Stripe repeats a `store_transaction_id` across
@@ -47,26 +47,56 @@ struct ExportDeliveries: Sendable {
     /// The latest version of each key delivered more than once.
     private var latest: [Int: Int64] = [:]
 
-    /// The table of every delivery in `parts`, which it empties as it goes.
+    /// Sorts one range's deliveries by key, as `init` needs them (on the range's own core).
+    static func sort(_ deliveries: inout [Delivery]) {
+        deliveries.sort { $0.key < $1.key }
+    }
+
+    /// The table of every delivery in `parts`, each part sorted by `sort`; it empties them.
+    ///
+    /// The parts are merged as they are, a key at a time, rather than gathered into one array
+    /// and sorted: that array would be another 16 bytes a row at the run's peak.
     init(_ parts: inout [[Delivery]]) {
-        var all: [Delivery] = []
-        all.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-        for index in parts.indices {
-            all.append(contentsOf: parts[index])
-            parts[index] = []
-        }
-        all.sort { $0.key < $1.key }
-        var start = 0
-        while start < all.count {
-            var end = start + 1
-            var newest = all[start].version
-            while end < all.count, all[end].key == all[start].key {
-                newest = max(newest, all[end].version)
-                end += 1
+        var positions = [Int](repeating: 0, count: parts.count)
+        // A binary min-heap of the parts still holding deliveries, by their next key.
+        var heap = parts.indices.filter { !parts[$0].isEmpty }
+        func key(_ part: Int) -> Int { parts[part][positions[part]].key }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                var smallest = left
+                if left + 1 < heap.count, key(heap[left + 1]) < key(heap[left]) { smallest = left + 1 }
+                guard key(heap[smallest]) < key(heap[parent]) else { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
             }
-            if end - start > 1 { latest[all[start].key] = newest }
-            start = end
         }
+        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(start) }
+        var current = 0
+        var newest = Int64.min
+        var deliveries = 0
+        while let part = heap.first {
+            let delivery = parts[part][positions[part]]
+            if deliveries > 0, delivery.key == current {
+                newest = max(newest, delivery.version)
+                deliveries += 1
+            } else {
+                if deliveries > 1 { latest[current] = newest }
+                current = delivery.key
+                newest = delivery.version
+                deliveries = 1
+            }
+            positions[part] += 1
+            if positions[part] == parts[part].count {
+                parts[part] = []
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            siftDown(0)
+        }
+        if deliveries > 1 { latest[current] = newest }
     }
 
     /// Whether a later delivery of `key` than one made at `version` exists.

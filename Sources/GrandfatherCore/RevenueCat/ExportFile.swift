@@ -36,6 +36,7 @@ enum ExportFile {
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
         if let failure = sink.failure { throw failure }
         try sink.writer.flush()
+        ExportDeliveries.sort(&sink.deliveries)
         return RangeRead(
             spill: spill, deliveries: sink.deliveries, rejections: sink.rejections, lineBreaks: summary.lineBreaks)
     }

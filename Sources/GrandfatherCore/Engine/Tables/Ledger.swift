@@ -20,6 +20,9 @@ final class Ledger {
     /// Whether a customers input gave the slot its record.
     @exclusivity(unchecked) private var hasRecord: [Bool] = []
     @exclusivity(unchecked) private var activities: [CustomerActivity] = []
+    /// The platform of the stores a slot's export rows were bought in (`Platform.index` + 1;
+    /// 0 for none): a byte noted per row, made into the customer's weakest record by `finish`.
+    @exclusivity(unchecked) private var storePlatforms: [UInt8] = []
     /// The rows other sources gave for a slot whose record came from one source (SPEC §9):
     /// few customers have any, so they are kept apart and assembled by `finish`.
     @exclusivity(unchecked) private var otherSources: [Int: [Customer]] = [:]
@@ -55,6 +58,7 @@ final class Ledger {
         records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
+        storePlatforms.append(0)
         return slot
     }
 
@@ -81,12 +85,6 @@ final class Ledger {
         var id = customer.id
         let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
         guard hasRecord[slot] else {
-            // An export row's store made the record so far: it stays, as the weakest source,
-            // unless the row gives a platform, which outranks a store's whatever its source
-            // (a million export customers' records kept beside their rows cost 150 MB).
-            if records[slot].provenance.rowSource == .exportRow, customer.platform == nil {
-                otherSources[slot, default: []].append(records[slot])
-            }
             records[slot] = customer
             hasRecord[slot] = true
             return .accepted
@@ -133,34 +131,31 @@ final class Ledger {
         return slots
     }
 
-    /// Notes the platform of a store a customer bought in (a RevenueCat export row's): the
-    /// customer's record from the weakest source, `exportRow`, which makes a customer of an id
-    /// no other source names, and gives a platform to one whose other sources give none. Of
-    /// several stores, the first platform in `Platform` order is kept, whatever the order the
-    /// rows were folded in.
+    /// Notes the platform of a store a customer bought in (a RevenueCat export row's), which
+    /// `finish` makes the customer's record from the weakest source, `exportRow`. Of several
+    /// stores, the first platform in `Platform` order is kept, whatever the order the rows were
+    /// folded in. One byte per slot: a record per row would be a cache miss per row.
+    @inline(__always)
     private func note(_ platform: Platform, ofStoreFor slot: Int) {
-        func record() -> Customer {
-            Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
+        let noted = UInt8(platform.index + 1)
+        if storePlatforms[slot] == 0 || noted < storePlatforms[slot] { storePlatforms[slot] = noted }
+    }
+
+    /// The record a slot's store platform makes: a customer of an id no other source names, or
+    /// a fact beside a record that gives no platform (a record with one outranks a store's
+    /// whatever its source; a million export customers' records kept beside their rows would
+    /// cost 150 MB).
+    private static let platforms = Platform.allCases
+
+    private func applyStorePlatform(_ slot: Int) {
+        guard storePlatforms[slot] != 0 else { return }
+        let platform = Self.platforms[Int(storePlatforms[slot]) - 1]
+        let record = Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
+        if !hasRecord[slot] {
+            records[slot] = record
+        } else if records[slot].platform == nil {
+            otherSources[slot, default: []].append(record)
         }
-        // A record with a platform outranks a store's: nothing to keep.
-        if hasRecord[slot], records[slot].platform != nil { return }
-        guard hasRecord[slot] else {
-            if records[slot].provenance.rowSource == .exportRow, let known = records[slot].platform,
-                known.index <= platform.index
-            {
-                return
-            }
-            records[slot] = record()
-            return
-        }
-        var others = otherSources[slot] ?? []
-        if let index = others.firstIndex(where: { $0.provenance.rowSource == .exportRow }) {
-            if let known = others[index].platform, known.index <= platform.index { return }
-            others[index] = record()
-        } else {
-            others.append(record())
-        }
-        otherSources[slot] = others
     }
 
     /// Marks a customer as named by a conflicting duplicate (SPEC §8.23).
@@ -185,6 +180,8 @@ final class Ledger {
         index.release()
         idBytes.removeAll()
         idEnds.removeAll()
+        for slot in storePlatforms.indices { applyStorePlatform(slot) }
+        storePlatforms = []
         for (slot, others) in otherSources { records[slot] = CustomerFactRules.assemble([records[slot]] + others) }
         otherSources = [:]
         let filler = Customer(id: "", platform: nil)

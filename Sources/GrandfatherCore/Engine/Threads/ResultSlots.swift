@@ -19,8 +19,11 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
         slots[index] = result
     }
 
+    /// Moves a job's result out: the slot holds nothing after, so a large result (a range's
+    /// rows, its deliveries) is freed when its taker lets go, not when the slots go.
     func take(_ index: Int) throws(GrandfatherError) -> Value {
         guard let result = slots[index] else { throw .internal("a parsing job produced nothing") }
+        slots[index] = nil
         return try result.get()
     }
 }
