@@ -22,8 +22,9 @@ struct ExportTransaction: Equatable, Sendable {
     var renewalNumber: Int?
     /// When RevenueCat last changed the row: of two deliveries of one transaction, the later wins.
     var updatedAt: Instant?
-    /// What makes two rows deliveries of one transaction: `store_transaction_id` and
-    /// `renewal_number`, whatever the store (FORMATS.md §a, "Handling updated transactions").
+    /// What makes two rows deliveries of one transaction: `store_transaction_id`, with
+    /// `renewal_number` for a store whose ids repeat (FORMATS.md §a, "Handling updated
+    /// transactions").
     var delivery: ExportDeliveries.Key
 
     /// Reads a row.
@@ -89,7 +90,11 @@ struct ExportTransaction: Equatable, Sendable {
                 )
             }
             let policyType = productTypes.isEmpty ? nil : row.text(.productID).flatMap { productTypes[$0] }
-            let key = row.read(.storeTransactionID) { ExportDeliveries.Key($0, renewal: renewalNumber) }
+            // A store whose ids are one per transaction needs no renewal number to tell them
+            // apart, and a subscriber response's purchase, which has none, is then the same key.
+            let key = row.read(.storeTransactionID) {
+                ExportDeliveries.Key($0, renewal: store.hasUniqueTransactionIDs ? nil : renewalNumber)
+            }
             return .success(
                 ExportTransaction(
                     productType: policyType

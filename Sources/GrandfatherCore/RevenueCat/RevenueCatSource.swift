@@ -64,23 +64,61 @@ enum RevenueCatSource: InputSource {
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let appStore = stream.settings.policy.apple.defaultPlatform ?? .ios
-        let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
+        let productTypes = stream.settings.policy.products.compactMapValues(\.type)
         var outcome = SourceOutcome()
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
+        // The transactions of subscriber responses and exports, as deliveries (SPEC §9): fed
+        // once every file is read, the latest delivery of each transaction only.
+        var delivered = DeliveredRows()
         for index in inputs.indices {
             switch inputs[index].description.format {
             case .revenueCatCustomerList:
                 files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream)
             case .revenueCatSubscribers:
-                let read = try readSubscribers(inputs[index], appStore: appStore, into: stream)
+                let read = try readSubscribers(
+                    inputs[index], input: index, appStore: appStore, productTypes: productTypes, into: stream)
                 files[index] = (read.report, read.rejections)
+                delivered.ranges.append(read.purchases.range)
+                delivered.parts.append(read.purchases.deliveries)
                 outcome.serviceEntitlements.merge(read.active) { $0.union($1) }
             default: break
             }
         }
-        let read = try readExports(exports.map { inputs[$0] }, appStore: appStore, into: stream)
-        for (index, file) in zip(exports, read.files) { files[index] = file }
-        outcome.files = files.compactMap { $0 }
+        let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
+        try parseExports(
+            exports.map { (index: $0, input: inputs[$0]) }, appStore: appStore, productTypes: productTypes,
+            options: stream.options, meter: stream.meter, into: &delivered)
+        for index in exports {
+            files[index] = (
+                InputReport(
+                    path: inputs[index].description.path, format: .revenueCatExport, kind: .transactions,
+                    sizeBytes: 0, sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
+                    sandboxRows: 0),
+                []
+            )
+        }
+        let fed = try feed(delivered, digesting: exports.map { inputs[$0].description.path }, into: stream)
+        for (index, digest) in zip(exports, fed.digests) {
+            // The file as stored: a gzip file's own size and digest.
+            files[index]?.report.sizeBytes = digest.storedSize
+            files[index]?.report.sha256 = digest.digest
+        }
+        for (range, result) in zip(delivered.ranges, fed.ranges) {
+            guard var file = files[range.input] else { continue }
+            file.rejections += range.rejections + result.rejections
+            file.report.rowsRead += result.rowsRead + result.superseded + range.rejections.count
+            file.report.rowsAccepted += result.rowsAccepted + result.superseded
+            file.report.exactDuplicates += result.exactDuplicates
+            file.report.sandboxRows += result.sandboxRows
+            file.report.superseded += result.superseded
+            files[range.input] = file
+        }
+        for index in inputs.indices {
+            guard var file = files[index] else { continue }
+            file.rejections.sort { $0.line < $1.line }
+            file.report.rowsRejected = file.rejections.count
+            outcome.files.append(file)
+        }
         return outcome
     }
 
@@ -107,10 +145,21 @@ enum RevenueCatSource: InputSource {
     /// The largest subscriber-response file read: these are read whole.
     static let maximumDocumentFileSize = 1 << 30
 
-    /// Reads a file of subscriber responses: each body a row, in file order.
+    /// What a subscriber-response file gave: its bodies' accounting and rejections, what
+    /// RevenueCat has active, and its purchases, to be fed with the exports' rows.
+    private struct SubscribersRead {
+        var report: InputReport
+        var rejections: [Rejection]
+        var active: [String: Set<String>]
+        var purchases: (range: DeliveredRange, deliveries: [ExportDeliveries.Delivery])
+    }
+
+    /// Reads a file of subscriber responses: each body a row giving a customer, in file
+    /// order, and each of its purchases a row laid out in the canonical fields.
     private static func readSubscribers(
-        _ input: RecognizedInput, appStore: Platform, into stream: RecordStream
-    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection], active: [String: Set<String>]) {
+        _ input: RecognizedInput, input index: Int, appStore: Platform, productTypes: [String: ProductType],
+        into stream: RecordStream
+    ) throws(GrandfatherError) -> SubscribersRead {
         let path = input.description.path
         let source = try ByteSource(path: path)
         var active: [String: Set<String>] = [:]
@@ -122,6 +171,10 @@ enum RevenueCatSource: InputSource {
             )
         }
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
+        let spill = try RowSpill(fieldCount: RecordNormalizer.storePlatformField + 1, for: path)
+        var writer = RowSpill.Writer(spill)
+        var deliveries: [ExportDeliveries.Delivery] = []
+        var rejected: [Rejection] = []
         for unit in JSONDocuments.units(try source.readAll()) {
             switch unit {
             case .element(let body):
@@ -129,6 +182,27 @@ enum RevenueCatSource: InputSource {
                 case .success(let read):
                     sink.accept(customer: read.customer, line: body.line)
                     active[read.customer.id, default: []].formUnion(read.active)
+                    for purchase in read.purchases {
+                        switch purchase.flatMap({ entry in
+                            ExportTransaction.read(entry.values, productTypes: productTypes)
+                                .map { (entry, $0) }
+                                .mapError {
+                                    SubscriberPurchases.Problem(
+                                        line: entry.line, reason: SubscriberPurchases.reason($0, path: entry.path))
+                                }
+                        }) {
+                        case .success(let (entry, transaction)):
+                            let delivery = ExportDeliveries.Delivery(transaction)
+                            writer.begin(line: entry.line, key: delivery.key, version: delivery.version)
+                            transaction.layOut(entry.values, appStore: appStore, into: &writer)
+                            try writer.end()
+                            deliveries.append(delivery)
+                        case .failure(let problem):
+                            rejected.append(
+                                Rejection(
+                                    file: path, line: problem.line, column: nil, field: nil, reason: problem.reason))
+                        }
+                    }
                 case .failure(let problem):
                     // The body is the row: rejected at the line it starts on.
                     sink.reject(line: body.line, column: nil, field: nil, reason: problem.reason)
@@ -138,22 +212,44 @@ enum RevenueCatSource: InputSource {
             }
         }
         sink.flush()
+        try writer.flush()
+        ExportDeliveries.sort(&deliveries)
         stream.meter?.advance(bytes: source.size, rows: sink.rowsRead)
         let report = InputReport(
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
             sha256: try source.sha256(), rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
-            rowsRejected: sink.rejections.count, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
-        return (report, sink.rejections, active)
+            rowsRejected: 0, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
+        return SubscribersRead(
+            report: report, rejections: sink.rejections, active: active,
+            purchases: (
+                DeliveredRange(input: index, path: path, spill: spill, lineOffset: 0, rejections: rejected), deliveries
+            ))
     }
 
-    /// Reads the exports.
-    private static func readExports(
-        _ inputs: [RecognizedInput], appStore: Platform, into stream: RecordStream
-    ) throws(GrandfatherError) -> SourceOutcome {
-        let productTypes = stream.settings.policy.products.compactMapValues(\.type)
-        let jobs = try rangeJobs(inputs, options: stream.options)
+    /// Rows laid out in the canonical fields and kept in spills until every file is read,
+    /// with the delivery of each row.
+    private struct DeliveredRows {
+        var ranges: [DeliveredRange] = []
+        /// Each range's deliveries, sorted by key (`ExportDeliveries.sort`).
+        var parts: [[ExportDeliveries.Delivery]] = []
+    }
 
-        // Pass 1: every range of every file parsed once, on every core, into spills.
+    /// One range of one input's rows in a spill: the rejections found laying them out (at
+    /// their lines in the file), and how much later than the spill's lines they lie.
+    private struct DeliveredRange {
+        var input: Int
+        var path: String
+        var spill: RowSpill
+        var lineOffset: Int
+        var rejections: [Rejection]
+    }
+
+    /// Parses every range of every export, on every core, into spills.
+    private static func parseExports(
+        _ inputs: [(index: Int, input: RecognizedInput)], appStore: Platform, productTypes: [String: ProductType],
+        options: IngestOptions, meter: ProgressMeter?, into delivered: inout DeliveredRows
+    ) throws(GrandfatherError) {
+        let jobs = try rangeJobs(inputs, options: options)
         let parsed = ResultSlots<ExportFile.RangeRead>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let job = jobs[index]
@@ -162,57 +258,65 @@ enum RevenueCatSource: InputSource {
                 Result { () throws(GrandfatherError) in
                     try ExportFile.read(
                         job.source, header: job.header.names, delimiter: job.header.delimiter, range: job.range,
-                        isFirst: job.isFirst,
-                        productTypes: productTypes, appStore: appStore, meter: stream.meter)
+                        isFirst: job.isFirst, productTypes: productTypes, appStore: appStore, meter: meter)
                 })
         }
-        var reads: [ExportFile.RangeRead] = []
-        for index in jobs.indices { reads.append(try parsed.take(index)) }
-        var parts: [[ExportDeliveries.Delivery]] = []
-        for index in reads.indices {
-            parts.append(reads[index].deliveries)
-            reads[index].deliveries = []
+        // Lines count from each range's start: a range's rows are later by the line breaks of
+        // the file's ranges before it.
+        var offset = 0
+        for index in jobs.indices {
+            var read = try parsed.take(index)
+            if jobs[index].isFirst { offset = 0 }
+            for rejection in read.rejections.indices { read.rejections[rejection].line += offset }
+            delivered.ranges.append(
+                DeliveredRange(
+                    input: jobs[index].input, path: jobs[index].source.path, spill: read.spill, lineOffset: offset,
+                    rejections: read.rejections))
+            delivered.parts.append(read.deliveries)
+            offset += read.lineBreaks
         }
+    }
+
+    /// What feeding the delivered rows gave: per range, and each digested file's digest.
+    private struct FedRows {
+        var ranges: [Fed]
+        var digests: [Fed]
+    }
+
+    /// Feeds the latest delivery of every transaction to the stream, range by range on every
+    /// core, and hashes the files at `digesting` meanwhile.
+    private static func feed(
+        _ delivered: DeliveredRows, digesting paths: [String], into stream: RecordStream
+    ) throws(GrandfatherError) -> FedRows {
+        var parts = delivered.parts
         let deliveries = ExportDeliveries(&parts)
         // The deliveries took 16 bytes a row, now free but scattered through the heap: given
         // back before the ledger grows, so that the two do not add up to the run's peak.
         FreedMemory.giveBack()
 
-        // Lines count from each range's start: a range's rows are later by the line breaks of
-        // the file's ranges before it.
-        var lineOffsets: [Int] = []
-        var offset = 0
-        for index in jobs.indices {
-            if jobs[index].isFirst { offset = 0 }
-            lineOffsets.append(offset)
-            offset += reads[index].lineBreaks
-        }
-
-        let starts = lineOffsets
-        // Pass 2: the latest deliveries fed to the stream, on every core; one more job per file
-        // hashes it. The hashing jobs go first: each is one long sequential read, which the
-        // ranges' jobs then fill the other cores around rather than leaving it last, alone.
-        let fed = ResultSlots<Fed>(count: jobs.count + inputs.count)
-        let spills = reads.map(\.spill)
-        DispatchQueue.concurrentPerform(iterations: jobs.count + inputs.count) { order in
-            guard order >= inputs.count else {
-                let input = order
+        let ranges = delivered.ranges
+        // The hashing jobs go first: each is one long sequential read, which the ranges' jobs
+        // then fill the other cores around rather than leaving it last, alone.
+        let fed = ResultSlots<Fed>(count: ranges.count + paths.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count + paths.count) { order in
+            guard order >= paths.count else {
                 fed.store(
-                    jobs.count + input,
+                    ranges.count + order,
                     Result { () throws(GrandfatherError) in
-                        let source = try ByteSource(path: inputs[input].description.path)
+                        let source = try ByteSource(path: paths[order])
                         return Fed(digest: try source.sha256(), storedSize: Int64(source.storedSize))
                     })
                 return
             }
-            let index = order - inputs.count
+            let index = order - paths.count
             fed.store(
                 index,
                 Result { () throws(GrandfatherError) in
+                    let range = ranges[index]
                     var sink = stream.sink(
-                        file: jobs[index].source.path, kind: .transactions, customerSource: .exportRow)
+                        file: range.path, kind: .transactions, customerSource: .exportRow)
                     var superseded = 0
-                    try spills[index].read(lineOffset: starts[index]) { row, key, version in
+                    try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
                         if deliveries.isSuperseded(key: key, version: version) {
                             superseded += 1
                         } else {
@@ -225,43 +329,18 @@ enum RevenueCatSource: InputSource {
         }
         // Each range's batches and spill buffers, freed on the threads that fed them.
         FreedMemory.giveBack()
-
-        var outcome = SourceOutcome()
-        for (index, input) in inputs.enumerated() {
-            var report = InputReport(
-                path: input.description.path, format: .revenueCatExport, kind: .transactions,
-                sizeBytes: 0, sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
-                sandboxRows: 0)
-            // The file as stored: a gzip file's own size and digest.
-            let stored = try fed.take(jobs.count + index)
-            report.sizeBytes = stored.storedSize
-            report.sha256 = stored.digest
-            var rejections: [Rejection] = []
-            for job in jobs.indices where jobs[job].input == index {
-                let result = try fed.take(job)
-                for var rejection in reads[job].rejections {
-                    rejection.line += lineOffsets[job]
-                    rejections.append(rejection)
-                }
-                rejections.append(contentsOf: result.rejections)
-                report.rowsRead += result.rowsRead + result.superseded + reads[job].rejections.count
-                report.rowsAccepted += result.rowsAccepted + result.superseded
-                report.exactDuplicates += result.exactDuplicates
-                report.sandboxRows += result.sandboxRows
-                report.superseded += result.superseded
-            }
-            rejections.sort { $0.line < $1.line }
-            report.rowsRejected = rejections.count
-            outcome.files.append((report, rejections))
-        }
-        return outcome
+        var result = FedRows(ranges: [], digests: [])
+        for index in ranges.indices { result.ranges.append(try fed.take(index)) }
+        for index in paths.indices { result.digests.append(try fed.take(ranges.count + index)) }
+        return result
     }
 
     /// Every range of every file, files in the order given.
-    private static func rangeJobs(_ inputs: [RecognizedInput], options: IngestOptions) throws(GrandfatherError) -> [Job]
-    {
+    private static func rangeJobs(
+        _ inputs: [(index: Int, input: RecognizedInput)], options: IngestOptions
+    ) throws(GrandfatherError) -> [Job] {
         var jobs: [Job] = []
-        for (index, input) in inputs.enumerated() {
+        for (index, input) in inputs {
             guard let header = input.detail as? ExportHeader else {
                 throw .internal("\(input.description.path) has no RevenueCat export header")
             }
@@ -277,6 +356,7 @@ enum RevenueCatSource: InputSource {
 
     /// One range of one file.
     private struct Job: Sendable {
+        /// The file's place among the run's inputs.
         var input: Int
         var source: ByteSource
         var header: ExportHeader

@@ -22,9 +22,11 @@ enum SubscriberResponse {
 
     /// What one body gives: the customer, and the entitlements RevenueCat has active at
     /// as-of (its own view, for the reconciliation of issue 16).
-    struct Read: Sendable {
+    struct Read {
         var customer: Customer
         var active: Set<String>
+        /// The body's purchases, each read as an export row or refused on its own.
+        var purchases: [Result<SubscriberPurchases.Entry, SubscriberPurchases.Problem>]
     }
 
     /// The customer a body describes, and what RevenueCat has active for it.
@@ -63,7 +65,12 @@ enum SubscriberResponse {
             ).read(from: .subscriberResponse, facts: facts)
             // Taken from where the customer bought, not said of their device.
             customer.provenance.platformIsAStore = true
-            return .success(Read(customer: customer, active: try activeEntitlements(subscriber, asOf: asOf)))
+            let active = try activeEntitlements(subscriber, asOf: asOf)
+            let requested = try time(body, "request_date", path: "response")
+            return .success(
+                Read(
+                    customer: customer, active: active,
+                    purchases: SubscriberPurchases.entries(subscriber, customer: id, requested: requested)))
         } catch {
             return .failure(error)
         }

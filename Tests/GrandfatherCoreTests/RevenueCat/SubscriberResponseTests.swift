@@ -19,10 +19,13 @@ struct SubscriberResponseTests {
             "CustomerInfoWithoutOriginalSource",
         ]
         let run = try AuditFixture.run(names.map { FixtureFile("\($0).json", try Self.fixture($0)) })
-        for name in names {
+        // A body is a row, and so is each of its purchases: two subscriptions each, and one
+        // item in two of them.
+        let rows = [4, 4, 3, 4]
+        for (name, rowsRead) in zip(names, rows) {
             let report = try #require(run.input("\(name).json"))
             #expect(report.format == .revenueCatSubscribers, "\(name)")
-            #expect(report.rowsRead == 1, "\(name)")
+            #expect(report.rowsRead == rowsRead, "\(name)")
         }
         // Three bodies name one anonymous customer (§8.7 within the source: identical facts are
         // exact duplicates); the fourth, app_user_id, has no original application version.
@@ -38,7 +41,13 @@ struct SubscriberResponseTests {
         #expect(other.originalAppVersion == nil)
         // Google Play purchases, and no App Store receipt.
         #expect(other.platform == .android)
-        #expect(run.audit.rejections.isEmpty)
+        // The purposely broken subscription is refused alone, at its field; its body's
+        // customer and its sibling subscription stand.
+        #expect(
+            run.audit.rejections.map(\.reason) == ["subscriber.subscriptions.sub1.expires_date is an array, not a string"]
+        )
+        #expect(run.rejectedLines("CustomerInfoWithInvalidSubscription.json") == [17])
+        #expect(run.input("CustomerInfoWithInvalidSubscription.json")?.rowsAccepted == 2)
     }
 
     @Test("a body of the wrong shape or with a field of the wrong type is rejected at its line")
