@@ -114,7 +114,8 @@ public final class Classifier: Sendable {
                 for index in activity.current.indices {
                     let source = EntitlementSource.of(
                         throughGrace: activity.current[index].throughGrace,
-                        familyShared: activity.current[index].familyShared)
+                        familyShared: activity.current[index].familyShared,
+                        promotional: activity.current[index].promotional)
                     let names = entitlements.of(product: activity.current[index].productID)
                     if names.isEmpty { grantingNothing(index) }
                     for name in names {

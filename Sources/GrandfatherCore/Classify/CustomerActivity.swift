@@ -15,6 +15,8 @@ struct CustomerActivity: Sendable {
         /// Current only through a billing grace period (SPEC §8.11).
         var throughGrace: Bool
         var familyShared: Bool
+        /// A promotional grant (SPEC §9): granted, never bought.
+        var promotional: Bool
         /// When the grant ends: expiry, grace end or purchase + term; `nil` for non-consumables.
         var endsAt: Instant?
         /// What revenue at stake needs, for auto-renewables and non-renewings only (`nil`
@@ -99,12 +101,15 @@ struct CustomerActivity: Sendable {
             let currency = rules.currency(
                 of: transaction.productType, revoked: transaction.isRevoked, purchased: transaction.purchaseDate,
                 expires: transaction.expiresDate, renewalState: transaction.renewalState,
-                graceExpires: transaction.gracePeriodExpiresDate,
+                graceExpires: transaction.gracePeriodExpiresDate, promotional: transaction.isPromotional,
                 product: { batch.string(transaction.productID) ?? "" })
         else { return nil }
         let transactionID = batch.withBytes(transaction.transactionID) { CompactText($0) }
         var revenue: CurrentGrant.Revenue?
-        if transaction.productType == .autoRenewable || transaction.productType == .nonRenewing {
+        // A promotion is paid for by no one: it has no revenue at stake.
+        if !transaction.isPromotional,
+            transaction.productType == .autoRenewable || transaction.productType == .nonRenewing
+        {
             revenue = CurrentGrant.Revenue(
                 subscription: batch.withBytes(
                     transaction.originalTransactionID.isAbsent
@@ -116,6 +121,7 @@ struct CustomerActivity: Sendable {
         return CurrentGrant(
             transactionID: transactionID, productID: batch.string(transaction.productID) ?? "",
             productType: transaction.productType, throughGrace: currency.throughGrace,
-            familyShared: transaction.ownership == .familyShared, endsAt: currency.endsAt, revenue: revenue)
+            familyShared: transaction.ownership == .familyShared, promotional: transaction.isPromotional,
+            endsAt: currency.endsAt, revenue: revenue)
     }
 }

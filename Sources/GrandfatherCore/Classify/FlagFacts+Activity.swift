@@ -36,7 +36,10 @@ extension FlagFacts {
             let productType = activity.current[index].productType
             if !activity.current[index].throughGrace { allThroughGrace = false }
             if !familyShared { allFamilyShared = false }
-            if (productType == .autoRenewable || productType == .nonRenewing) && !familyShared {
+            // Paying: a promotion is not (SPEC §9).
+            if (productType == .autoRenewable || productType == .nonRenewing) && !familyShared
+                && !activity.current[index].promotional
+            {
                 purchasedSubscription = true
             }
         }

@@ -100,6 +100,8 @@ public enum EntitlementSource: String, CaseIterable, Sendable, Codable, BitwiseC
     case grandfathered, purchase
     case familyShared = "family_shared"
     case gracePeriod = "grace_period"
+    /// A grant a store or service made rather than sold (SPEC §9): RevenueCat's `promotional` store.
+    case promotional
 }
 
 /// Which evidence decides "bought before the cutover" (SPEC §3).

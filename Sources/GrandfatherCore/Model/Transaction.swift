@@ -33,6 +33,9 @@ struct Transaction: Sendable, Equatable {
     /// fact of the weakest source, for a customer no other source gives a platform. Canonical
     /// rows have none.
     var storePlatform: Platform? = nil
+    /// A grant a store or service made rather than sold (SPEC §9: RevenueCat's `promotional`
+    /// store), current by its own rule (`AuditRules.currency`). Canonical rows are never one.
+    var isPromotional = false
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }

@@ -43,6 +43,13 @@ struct RecordNormalizer: Sendable {
     /// no canonical file can name.
     static let storePlatformField = TransactionField.allCases.count
 
+    /// Where such a source marks a promotional grant (SPEC §9), with any text: the field after
+    /// the store's platform.
+    static let promotionalField = storePlatformField + 1
+
+    /// How many fields a source that maps its own rows lays out.
+    static let mappedFieldCount = promotionalField + 1
+
     func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
         let mark = batch.byteCount
@@ -82,13 +89,14 @@ struct RecordNormalizer: Sendable {
             let storePlatform =
                 row.fieldCount > Self.storePlatformField
                 ? try fields.enumeration(Self.storePlatformField, name: "store", as: Platform.self) : nil
+            let promotional = row.fieldCount > Self.promotionalField && row.has(Self.promotionalField)
             batch.append(
                 Transaction(
                     transactionID: transactionID, originalTransactionID: originalID, customerID: customerID,
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace, storePlatform: storePlatform))
+                    gracePeriodExpiresDate: grace, storePlatform: storePlatform, isPromotional: promotional))
             return nil
         } catch {
             batch.truncate(to: mark)

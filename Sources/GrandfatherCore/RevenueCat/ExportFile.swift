@@ -29,8 +29,8 @@ enum ExportFile {
         productTypes: [String: ProductType], appStore: Platform = .ios, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeRead {
         let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name), delimiter: delimiter)
-        // One field past SPEC §2's: the platform of the row's store.
-        let spill = try RowSpill(fieldCount: RecordNormalizer.storePlatformField + 1, for: source.path)
+        // Two fields past SPEC §2's: the platform of the row's store, and whether it is a promotion.
+        let spill = try RowSpill(fieldCount: RecordNormalizer.mappedFieldCount, for: source.path)
         var sink = Sink(
             path: source.path, productTypes: productTypes, appStore: appStore, writer: RowSpill.Writer(spill))
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)

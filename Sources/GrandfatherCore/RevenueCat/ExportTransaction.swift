@@ -149,7 +149,8 @@ struct ExportTransaction: Equatable, Sendable {
     /// are copied from it.
     ///
     /// The field after SPEC §2's carries the platform of the row's store
-    /// (`RecordNormalizer.storePlatformField`), with `appStore` the platform `app_store` stands for.
+    /// (`RecordNormalizer.storePlatformField`), with `appStore` the platform `app_store` stands for;
+    /// the next marks a `promotional` row, a grant rather than a purchase (SPEC §9).
     func layOut<Values: ExportValues, Writer: FieldWriter>(
         _ row: Values, appStore: Platform = .ios, into writer: inout Writer
     ) {
@@ -177,6 +178,7 @@ struct ExportTransaction: Equatable, Sendable {
         if let platform = store.platform(appStore: appStore) {
             writer.set(RecordNormalizer.storePlatformField, ascii: platform.spelling)
         }
+        if store == .promotional { writer.set(RecordNormalizer.promotionalField, ascii: "promotional") }
     }
 }
 

@@ -171,7 +171,7 @@ enum RevenueCatSource: InputSource {
             )
         }
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
-        let spill = try RowSpill(fieldCount: RecordNormalizer.storePlatformField + 1, for: path)
+        let spill = try RowSpill(fieldCount: RecordNormalizer.mappedFieldCount, for: path)
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []

@@ -15,12 +15,18 @@ extension AuditRules {
     /// - an auto-renewable one until it expires, or, in a billing grace period, until the
     ///   grace period does (SPEC §8.11).
     ///
+    /// A promotional grant (SPEC §9), whatever its product's type, is current until its
+    /// `expires` when it has one, and for good when it has none.
+    ///
     /// `product` gives the product id; read only for a non-renewing transaction's term.
     func currency(
         of productType: ProductType, revoked: Bool, purchased: Instant, expires: Instant?,
-        renewalState: RenewalState?, graceExpires: Instant?, product: () -> String
+        renewalState: RenewalState?, graceExpires: Instant?, promotional: Bool = false, product: () -> String
     ) -> Currency? {
         guard !revoked else { return nil }
+        if promotional {
+            return expires.map { $0 > asOf } ?? true ? Currency(endsAt: expires, throughGrace: false) : nil
+        }
         switch productType {
         case .consumable:
             return nil

@@ -1,14 +1,15 @@
 /// Each entitlement grant (SPEC §8.13): a grandfathered customer holds the policy's
 /// grandfathered entitlements; every current transaction grants its product's entitlements
-/// (the unknown-product list for a product the policy does not name), through a grace
-/// period, family sharing or a purchase. `Classifier.withGrants` lays a customer's grants out
+/// (the unknown-product list for a product the policy does not name), through a promotion
+/// (SPEC §9), a grace period, family sharing or a purchase. `Classifier.withGrants` lays a customer's grants out
 /// in `EntitlementGrant` order, each once.
 
 extension EntitlementSource {
-    /// Where a current transaction's grants come from: a grace period before family sharing,
-    /// family sharing before a purchase.
-    static func of(throughGrace: Bool, familyShared: Bool) -> EntitlementSource {
-        throughGrace ? .gracePeriod : familyShared ? .familyShared : .purchase
+    /// Where a current transaction's grants come from: a promotion (granted, never bought)
+    /// before a grace period, a grace period before family sharing, family sharing before a
+    /// purchase.
+    static func of(throughGrace: Bool, familyShared: Bool, promotional: Bool = false) -> EntitlementSource {
+        promotional ? .promotional : throughGrace ? .gracePeriod : familyShared ? .familyShared : .purchase
     }
 }
 

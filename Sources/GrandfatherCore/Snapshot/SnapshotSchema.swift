@@ -10,9 +10,10 @@
 /// transactions that decided, which `grandfather explain` reads); 3 adds `app_store_json` in
 /// `runs`: how App Store signatures were treated and what those inputs held; 4 adds
 /// `facts_source` in `customers` and `customer_fact_sources` (SPEC §9: which source gave each
-/// fact of a customer assembled from several).
+/// fact of a customer assembled from several); 5 allows `promotional` as an entitlement
+/// `source` (SPEC §9: a grant a store or service made rather than sold).
 enum SnapshotSchema {
-    static let version = 4
+    static let version = 5
 
     /// The columns of `runs`, in table order: a new version only appends, so that rows
     /// carried forward from an older snapshot line up by name.

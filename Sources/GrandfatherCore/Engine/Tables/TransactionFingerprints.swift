@@ -178,6 +178,8 @@ final class TransactionFingerprints {
         hash.combine(UInt64(transaction.environment == .sandbox ? 1 : 0))
         hash.combine(UInt64(transaction.renewalState.map { $0.code + 1 } ?? 0))
         hash.combine(transaction.gracePeriodExpiresDate)
+        // Only a mapped source's row is ever a promotion: canonical rows hash as they always did.
+        if transaction.isPromotional { hash.combine(UInt64(1)) }
         return hash.value
     }
 
