@@ -45,6 +45,9 @@ public enum Pipeline {
         hooks.reach(.afterIngest)
         var audits: [Audit] = []
         for (run, (rules, ledger)) in zip(runs, zip(rules, ledger.withFollowers)) {
+            // Products the policy does not list grant what the rows say they unlock.
+            let run = run.granting(ingested.rowEntitlements.byProduct)
+            let rules = ingested.rowEntitlements.isEmpty ? rules : AuditRules(run)
             let results = ClassifyStage.classify(
                 ledger, under: rules, unlinked: ingested.unlinkedCustomers,
                 serviceEntitlements: ingested.serviceEntitlements, hooks: hooks)

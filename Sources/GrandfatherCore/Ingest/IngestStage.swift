@@ -13,6 +13,8 @@ struct Ingested: Sendable {
     /// What a subscription service has active at as-of, by customer id (RevenueCat
     /// subscriber responses), for the reconciliation flags.
     var serviceEntitlements: [String: Set<String>] = [:]
+    /// What the rows of sources that state it say each product unlocks.
+    var rowEntitlements = RowEntitlements()
 }
 
 /// Reads every recognised input of a run into the ledger, source by source.
@@ -36,6 +38,7 @@ enum IngestStage {
             for (index, file) in zip(indices, outcome.files) { files[index] = file }
             ingested.unlinkedCustomers.formUnion(outcome.unlinkedCustomers)
             ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
+            ingested.rowEntitlements.merge(outcome.rowEntitlements)
             if let summary = outcome.appStore { ingested.appStore = summary }
         }
         for case (let report, let rejections)? in files {

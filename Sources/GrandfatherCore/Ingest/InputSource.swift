@@ -58,6 +58,8 @@ struct SourceOutcome: Sendable {
     /// What a subscription service has active at as-of, by customer id: the entitlements of
     /// every subscriber response of a customer, together.
     var serviceEntitlements: [String: Set<String>] = [:]
+    /// What the source's rows say each product unlocks, where they say it.
+    var rowEntitlements = RowEntitlements()
 }
 
 /// Where sources deliver rows, and the settings they read with.

@@ -15,6 +15,8 @@ enum ExportFile {
         /// The delivery of each row in `spill`, for finding the latest of each transaction.
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejections: [Rejection] = []
+        /// What the rows say each product unlocks.
+        var rowEntitlements = RowEntitlements()
         /// Physical line breaks in the range: the next range's lines start this much later.
         var lineBreaks = 0
     }
@@ -38,7 +40,8 @@ enum ExportFile {
         try sink.writer.flush()
         ExportDeliveries.sort(&sink.deliveries)
         return RangeRead(
-            spill: spill, deliveries: sink.deliveries, rejections: sink.rejections, lineBreaks: summary.lineBreaks)
+            spill: spill, deliveries: sink.deliveries, rejections: sink.rejections,
+            rowEntitlements: sink.rowEntitlements, lineBreaks: summary.lineBreaks)
     }
 
     /// Reads each row the CSV reader delivers into a transaction, and lays it out in the spill
@@ -50,6 +53,7 @@ enum ExportFile {
         var writer: RowSpill.Writer
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejections: [Rejection] = []
+        var rowEntitlements = RowEntitlements()
         /// The first error writing the spill; reading stops short of nothing, and the caller throws it.
         var failure: GrandfatherError?
 
@@ -66,6 +70,7 @@ enum ExportFile {
                     if failure == nil { failure = error }
                 }
                 deliveries.append(delivery)
+                transaction.note(values, into: &rowEntitlements)
             case .failure(let problem):
                 rejections.append(
                     Rejection(

@@ -143,6 +143,12 @@ struct ExportTransaction: Equatable, Sendable {
         return nil
     }
 
+    /// Notes what the row says its product unlocks, when it says anything.
+    func note<Values: ExportValues>(_ row: Values, into rows: inout RowEntitlements) {
+        guard let entitlements, !entitlements.isEmpty, let product = row.text(.productID) else { return }
+        rows.note(product: product, entitlements)
+    }
+
     /// Lays the row out in SPEC §2's transaction fields, as the canonical normalizer reads
     /// them: `transaction_id` is `store_transaction_id`, with `#` and the renewal number for a
     /// store whose ids repeat across renewals (`ch_1#3`); the texts the row hands on unchanged

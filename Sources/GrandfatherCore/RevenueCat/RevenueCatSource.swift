@@ -81,6 +81,7 @@ enum RevenueCatSource: InputSource {
                 delivered.ranges.append(read.purchases.range)
                 delivered.parts.append(read.purchases.deliveries)
                 outcome.serviceEntitlements.merge(read.active) { $0.union($1) }
+                outcome.rowEntitlements.merge(read.rowEntitlements)
             default: break
             }
         }
@@ -97,6 +98,7 @@ enum RevenueCatSource: InputSource {
                 []
             )
         }
+        outcome.rowEntitlements.merge(delivered.rowEntitlements)
         let fed = try feed(delivered, digesting: exports.map { inputs[$0].description.path }, into: stream)
         for (index, digest) in zip(exports, fed.digests) {
             // The file as stored: a gzip file's own size and digest.
@@ -152,6 +154,8 @@ enum RevenueCatSource: InputSource {
         var rejections: [Rejection]
         var active: [String: Set<String>]
         var purchases: (range: DeliveredRange, deliveries: [ExportDeliveries.Delivery])
+        /// What the responses say each product of their purchases unlocks.
+        var rowEntitlements: RowEntitlements
     }
 
     /// Reads a file of subscriber responses: each body a row giving a customer, in file
@@ -175,6 +179,7 @@ enum RevenueCatSource: InputSource {
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
+        var rowEntitlements = RowEntitlements()
         for unit in JSONDocuments.units(try source.readAll()) {
             switch unit {
             case .element(let body):
@@ -197,6 +202,7 @@ enum RevenueCatSource: InputSource {
                             transaction.layOut(entry.values, appStore: appStore, into: &writer)
                             try writer.end()
                             deliveries.append(delivery)
+                            transaction.note(entry.values, into: &rowEntitlements)
                         case .failure(let problem):
                             rejected.append(
                                 Rejection(
@@ -223,7 +229,7 @@ enum RevenueCatSource: InputSource {
             report: report, rejections: sink.rejections, active: active,
             purchases: (
                 DeliveredRange(input: index, path: path, spill: spill, lineOffset: 0, rejections: rejected), deliveries
-            ))
+            ), rowEntitlements: rowEntitlements)
     }
 
     /// Rows laid out in the canonical fields and kept in spills until every file is read,
@@ -232,6 +238,8 @@ enum RevenueCatSource: InputSource {
         var ranges: [DeliveredRange] = []
         /// Each range's deliveries, sorted by key (`ExportDeliveries.sort`).
         var parts: [[ExportDeliveries.Delivery]] = []
+        /// What the exports' rows say each product unlocks.
+        var rowEntitlements = RowEntitlements()
     }
 
     /// One range of one input's rows in a spill: the rejections found laying them out (at
@@ -273,6 +281,7 @@ enum RevenueCatSource: InputSource {
                     input: jobs[index].input, path: jobs[index].source.path, spill: read.spill, lineOffset: offset,
                     rejections: read.rejections))
             delivered.parts.append(read.deliveries)
+            delivered.rowEntitlements.merge(read.rowEntitlements)
             offset += read.lineBreaks
         }
     }

@@ -9,9 +9,10 @@
 /// `grace_period_end_time`, `billing_issues_detected_at`, `store`, `is_sandbox`,
 /// `ownership_type`, `store_transaction_id`, `price.amount` and `price.currency` →
 /// `purchase_price_in_purchased_currency` and `purchased_currency`. A subscription is
-/// auto-renewable unless its store is `promotional`; an item of `non_subscriptions` has the
-/// entitlements whose `product_identifier` is its product (so non-consumable when it has one,
-/// else consumable, as for an export row), and the policy's product type outranks both.
+/// auto-renewable unless its store is `promotional`; every purchase has the entitlements whose
+/// `product_identifier` is its product, as an export row's `entitlement_identifiers` (so an
+/// item is non-consumable when it has one, else consumable, as for an export row), and the
+/// policy's product type outranks both.
 ///
 /// A purchase without a `store_transaction_id` (older responses, the SDK's fixtures) gets one
 /// that stays the same across responses, so that a later response replaces it:
@@ -56,7 +57,8 @@ enum SubscriberPurchases {
                 entries.append(
                     entry(
                         purchase, path: path, customer: customer, product: member.key, requested: requested,
-                        fallbackID: "rc:\(customer):\(member.key)", isSubscription: true, entitlements: []))
+                        fallbackID: "rc:\(customer):\(member.key)", isSubscription: true,
+                        entitlements: entitlements[member.key] ?? []))
             }
         }
         if let items = subscriber["non_subscriptions"], items.value != .null {
