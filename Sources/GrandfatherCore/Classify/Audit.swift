@@ -19,9 +19,13 @@ public struct Audit: Sendable {
     /// What the App Store inputs amounted to and how their signatures were treated; `nil`
     /// when the run read none and checked signatures as by default.
     public var appStore: AppStoreSummary? = nil
+    /// What a subscription service (RevenueCat, through subscriber responses) has active at
+    /// as-of, by customer id, for each customer it gave a view of; empty when the run read none.
+    public var serviceEntitlements: [String: Set<String>] = [:]
+
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
-    public var reconciled = false
+    public var reconciled: Bool { !serviceEntitlements.isEmpty }
 
     /// The audit of a run under `settings`, from what its inputs gave and its stages made.
     init(
@@ -38,7 +42,7 @@ public struct Audit: Sendable {
         self.revenue = revenue
         self.previous = previous.snapshot
         appStore = ingested.appStore
-        reconciled = !ingested.serviceEntitlements.isEmpty
+        serviceEntitlements = ingested.serviceEntitlements
     }
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }

@@ -92,6 +92,41 @@ struct ReportPage {
         var more: String?
     }
 
+    /// The RevenueCat reconciliation, for a run that read subscriber responses.
+    struct Reconciliation {
+        struct Row {
+            var id, customerClass, flags, active, granted: String
+        }
+        var reconciled: String
+        var flags: [FlagRow]
+        var flagged: String
+        var rows: [Row]
+        var hasRows: Bool
+        /// How many more flagged customers there are, when not all are listed.
+        var more: String?
+        var grants: String
+
+        init(_ section: ReconciliationSection) {
+            reconciled = String(section.reconciled)
+            flags = section.counts.map {
+                FlagRow(
+                    code: $0.0.code, severity: $0.0.severity.rawValue, count: String($0.1),
+                    explanation: $0.0.explanation)
+            }
+            flagged = String(section.flagged)
+            rows = section.rows.map {
+                Row(
+                    id: $0.id, customerClass: $0.customerClass.rawValue,
+                    flags: $0.flags.map(\.code).joined(separator: ", "),
+                    active: ReconciliationSection.activeText($0.active),
+                    granted: ReconciliationSection.grantsText($0.grants))
+            }
+            hasRows = !rows.isEmpty
+            more = section.flagged > section.rows.count ? String(section.flagged - section.rows.count) : nil
+            grants = String(section.grants)
+        }
+    }
+
     let styleSheet = Templates.styleSheet
     var policyName, policyDigest, asOf, customers, statusText, statusStyle, toolVersion: String
     var facts: [Fact]
@@ -112,6 +147,7 @@ struct ReportPage {
     var revenueNote: String
     var revenue: [RevenueRow]
     var fx: FX?
+    var reconciliation: Reconciliation?
     let listed = String(ReportHTML.listed)
     var flagLists: [FlagList]
 
@@ -227,6 +263,7 @@ struct ReportPage {
                 amounts: RevenueSection.amounts(figures), hasFX: rates != nil,
                 converted: rates.map { RevenueSection.converted(figures, $0) } ?? "")
         }
+        reconciliation = ReconciliationSection(audit, listed: ReportHTML.listed).map(Reconciliation.init)
     }
 
     private static func duration(_ seconds: Int64) -> String {

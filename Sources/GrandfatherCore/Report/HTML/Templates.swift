@@ -154,7 +154,31 @@ enum Templates {
         {{#fx}}<p>{{note}}</p>{{/fx}}
         </section>
 
-        <section id="customers" class="customers">
+        {{#reconciliation}}<section id="reconciliation" class="customers">
+        <h2>RevenueCat reconciliation</h2>
+        <p>Customers with a RevenueCat subscriber response, reconciled: {{reconciled}}. For each, the entitlements \
+        RevenueCat has active at the as-of instant are compared with what the policy's verdict grants.</p>
+        <table>
+        <tr><th>flag</th><th>severity</th><th class="num">customers</th><th>meaning</th></tr>
+        {{#flags}}<tr><td><code>{{code}}</code></td><td><span class="severity {{severity}}">{{severity}}</span></td>\
+        <td class="num">{{count}}</td><td>{{explanation}}</td></tr>
+        {{/flags}}</table>
+        <h3>Flagged customers · {{flagged}} customers</h3>
+        {{#hasRows}}<p>The first {{listed}} of them, in id order.</p>
+        <table><tr><th>customer</th><th>class</th><th>flag</th><th>active in RevenueCat</th>\
+        <th>granted by the verdict</th></tr>
+        {{#rows}}<tr><td class="id">{{id}}</td><td>{{customerClass}}</td><td><code>{{flags}}</code></td>\
+        <td>{{active}}</td><td>{{granted}}</td></tr>
+        {{/rows}}</table>
+        {{/hasRows}}{{^hasRows}}<p>No reconciled customer is flagged.</p>
+        {{/hasRows}}{{#more}}<p>… and {{.}} more: <code>SELECT DISTINCT customer_id FROM customer_flags WHERE flag IN \
+        ('grandfathered_not_granted', 'granted_not_entitled')</code></p>{{/more}}
+        <p><code>grants.csv</code> and <code>grants.jsonl</code> hold {{grants}} grants: each of the policy's \
+        grandfathered entitlements, for life, for every <code>grandfathered_not_granted</code> customer. \
+        Written, never sent.</p>
+        </section>
+
+        {{/reconciliation}}<section id="customers" class="customers">
         <h2>Customers by flag</h2>
         <p>The first {{listed}} customers of each flag, in id order, with their class and the rule that decided it. \
         <code>grandfather explain ID</code> tells a customer's whole story.</p>
