@@ -19,7 +19,7 @@ import Testing
         #expect(
             try dump.tables() == [
                 "changes", "customer_fact_sources", "customer_flags", "customers", "deciding_transactions",
-                "entitlements", "flag_catalog",
+                "entitlements", "flag_catalog", "merged_ids",
                 "rejected_rows", "runs",
             ])
         #expect(try dump.verdicts()["a-grandfathered"]?.customerClass == "grandfathered")

@@ -22,6 +22,8 @@ public struct Audit: Sendable {
     /// What a subscription service (RevenueCat, through subscriber responses) has active at
     /// as-of, by customer id, for each customer it gave a view of; empty when the run read none.
     public var serviceEntitlements: [String: Set<String>] = [:]
+    /// The customer ids merged onto another customer (RevenueCat webhook events), in id order.
+    var mergedIDs: [CustomerIdentities.Merged] = []
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -43,6 +45,7 @@ public struct Audit: Sendable {
         self.previous = previous.snapshot
         appStore = ingested.appStore
         serviceEntitlements = ingested.serviceEntitlements
+        mergedIDs = ingested.identities.merged
     }
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }

@@ -15,6 +15,8 @@ struct Ingested: Sendable {
     var serviceEntitlements: [String: Set<String>] = [:]
     /// What the rows of sources that state it say each product unlocks.
     var rowEntitlements = RowEntitlements()
+    /// Which customer ids the run merged, onto which customer.
+    var identities = CustomerIdentities()
 }
 
 /// Reads every recognised input of a run into the ledger, source by source.
@@ -26,7 +28,7 @@ enum IngestStage {
         options: IngestOptions
     ) throws(GrandfatherError) -> Ingested {
         let meter = ProgressMeter(sink: progress, total: inputs.reduce(0) { $0 + $1.description.size })
-        let stream = RecordStream(settings: settings, ledger: ledger, meter: meter, options: options)
+        var stream = RecordStream(settings: settings, ledger: ledger, meter: meter, options: options)
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         var ingested = Ingested()
         for source in InputSources.registered {
@@ -40,7 +42,14 @@ enum IngestStage {
             ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
             ingested.rowEntitlements.merge(outcome.rowEntitlements)
             if let summary = outcome.appStore { ingested.appStore = summary }
+            if !outcome.identities.isEmpty {
+                // Read before any source of records (`InputSources`): every record after is
+                // filed under its merged customer.
+                ingested.identities = outcome.identities
+                stream = stream.merging(outcome.identities)
+            }
         }
+        ingested.refileByIdentity()
         for case (let report, let rejections)? in files {
             ingested.reports.append(report)
             ingested.rejections.append(contentsOf: rejections)
@@ -54,5 +63,19 @@ enum IngestStage {
         var total = 0.0
         for input in inputs { total += try input.source.estimatedTransactions(input) }
         return Int(total * 1.02)
+    }
+}
+
+extension Ingested {
+    /// Files what the sources gave by customer id (RevenueCat's view, the unlinked
+    /// customers) under the customers the identities merged the ids onto.
+    fileprivate mutating func refileByIdentity() {
+        guard !identities.isEmpty else { return }
+        var entitlements: [String: Set<String>] = [:]
+        for (id, active) in serviceEntitlements {
+            entitlements[identities.customerID(of: id), default: []].formUnion(active)
+        }
+        serviceEntitlements = entitlements
+        unlinkedCustomers = Set(unlinkedCustomers.map { identities.customerID(of: $0) })
     }
 }

@@ -60,12 +60,15 @@ struct SourceOutcome: Sendable {
     var serviceEntitlements: [String: Set<String>] = [:]
     /// What the source's rows say each product unlocks, where they say it.
     var rowEntitlements = RowEntitlements()
+    /// Which customer ids name one customer; a source that gives them is read before any
+    /// source of records.
+    var identities = CustomerIdentities()
 }
 
 /// Where sources deliver rows, and the settings they read with.
 struct RecordStream: Sendable {
     let settings: AuditSettings
-    let normalizer: RecordNormalizer
+    private(set) var normalizer: RecordNormalizer
     let ledger: ShardedLedger
     let meter: ProgressMeter?
     let options: IngestOptions
@@ -77,6 +80,13 @@ struct RecordStream: Sendable {
         self.ledger = ledger
         self.meter = meter
         self.options = options
+    }
+
+    /// The stream with records filed under the customers `identities` merges ids onto.
+    func merging(_ identities: CustomerIdentities) -> RecordStream {
+        var stream = self
+        stream.normalizer.identities = identities.resolved
+        return stream
     }
 
     /// A sink for the rows of `kind` read from `file`: it normalises, folds and accounts for

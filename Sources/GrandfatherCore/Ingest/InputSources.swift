@@ -4,9 +4,12 @@
 /// reads it: the App Store's shapes are exact and a RevenueCat export names columns no
 /// canonical file has, so both are asked before the canonical source, which takes any other
 /// file as canonical CSV or JSON. Reading goes source by source in this order too, and the
-/// first customer row of an id wins (SPEC §8.7).
+/// first customer row of an id wins (SPEC §8.7). RevenueCat's webhook events give no records
+/// but say which ids name one customer, so they are read first: every record after is filed
+/// under its merged customer (their files are recognised with RevenueCat's other JSON).
 enum InputSources {
     static let registered: [any InputSource.Type] = [
+        RevenueCatWebhookSource.self,
         AppStoreSource.self,
         RevenueCatSource.self,
         CanonicalSource.self,

@@ -44,15 +44,21 @@ enum JSONDocuments {
         }
     }
 
+    /// A broken value is rejected at the line it starts on (SPEC §6), and reading resumes at
+    /// the next line after that one that starts an object: a JSON Lines value cut short
+    /// takes none of the lines after it with it.
     private static func valueUnits(_ parser: inout JSONParser, into units: inout [Unit]) {
         while true {
             parser.skipWhitespace()
             if parser.isAtEnd { return }
+            let start = parser.mark
+            let line = parser.line
             do throws(JSONSyntaxError) {
                 units.append(.element(try element(&parser)))
             } catch {
-                units.append(
-                    .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
+                let place = error.line == line ? "column \(error.column)" : "line \(error.line), column \(error.column)"
+                units.append(.rejected(line: line, reason: "malformed JSON at \(place): \(error.message)"))
+                parser.rewind(to: start)
                 guard parser.resume(atNextLineStartingWith: UInt8(ascii: "{")) else { return }
             }
         }

@@ -63,6 +63,8 @@ struct IngestSink: RowSink {
     /// canonical fields), accounted for as a row at `line`. Its provenance is the source's.
     mutating func accept(customer: Customer, line: Int) {
         rowsRead += 1
+        var customer = customer
+        customer.id = normalizer.customerID(customer.id)
         customers.append(customer)
         customerLines.append(line)
         if customers.count >= Self.customerBatchSize { flushCustomers() }

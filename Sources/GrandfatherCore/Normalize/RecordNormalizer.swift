@@ -3,6 +3,14 @@
 /// the row. Each field's bytes are read by `FieldReader` (Engine/Parse).
 struct RecordNormalizer: Sendable {
     let timestamps: TimestampParser
+    /// Merged customer ids and the customer each names now (`CustomerIdentities.resolved`):
+    /// a record's `customer_id` is filed under its customer's. Empty in most runs.
+    var identities: [String: String] = [:]
+
+    /// The id a record of `id` is filed under.
+    func customerID(_ id: String) -> String {
+        identities.isEmpty ? id : identities[id] ?? id
+    }
 
     /// A customer, or why the row is rejected.
     func customer(_ row: RawRow) -> Result<Customer, RowProblem> {
@@ -18,7 +26,7 @@ struct RecordNormalizer: Sendable {
             }
             return .success(
                 Customer(
-                    id: id,
+                    id: customerID(id),
                     platform: platform,
                     originalAppVersion: try fields.text(F.originalAppVersion.rawValue, name: F.originalAppVersion.name),
                     originalPurchaseDate: try fields.instant(
@@ -64,7 +72,10 @@ struct RecordNormalizer: Sendable {
             let transactionID = try fields.text(F.transactionID.rawValue, name: F.transactionID.name, into: &batch)
             let originalID = try fields.text(
                 F.originalTransactionID.rawValue, name: F.originalTransactionID.name, into: &batch)
-            let customerID = try fields.text(F.customerID.rawValue, name: F.customerID.name, into: &batch)
+            var customerID = try fields.text(F.customerID.rawValue, name: F.customerID.name, into: &batch)
+            if !identities.isEmpty, let id = batch.string(customerID), let merged = identities[id] {
+                customerID = batch.store(merged)
+            }
             let productID = try fields.text(F.productID.rawValue, name: F.productID.name, into: &batch)
             guard
                 let productType = try fields.enumeration(

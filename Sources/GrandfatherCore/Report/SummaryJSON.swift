@@ -19,10 +19,13 @@ public enum SummaryJSON {
         var revenueAtStake: Revenue
         /// Present when the run read App Store files or treated signatures otherwise than by default.
         var appStore: AppStoreSummaryJSON?
+        /// Present when RevenueCat's webhook events merged customer ids.
+        var mergedIDs: MergedIDsSection.Counts?
 
         enum CodingKeys: String, CodingKey {
             case schema, status, customers, classes, flags, policy
             case appStore = "app_store"
+            case mergedIDs = "merged_ids"
             case toolVersion = "tool_version"
             case asOf = "as_of"
             case dataQuality = "data_quality"
@@ -186,7 +189,8 @@ public enum SummaryJSON {
                 files: audit.inputs),
             changesSincePreviousRun: Changes(audit.changes),
             revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates),
-            appStore: audit.appStore.map(AppStoreSummaryJSON.init))
+            appStore: audit.appStore.map(AppStoreSummaryJSON.init),
+            mergedIDs: MergedIDsSection.counts(audit))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

@@ -57,6 +57,7 @@ public enum SummaryMarkdown {
         md += "among the accepted). Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
         for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
+        if let line = MergedIDsSection.line(audit) { md += line + "\n\n" }
 
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)

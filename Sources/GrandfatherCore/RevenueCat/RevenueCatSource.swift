@@ -41,13 +41,18 @@ enum RevenueCatSource: InputSource {
     /// How much of a JSON file recognition reads, at most, to find the first object's keys.
     static let maximumPeek = 16 << 20
 
-    /// Subscriber responses, told by the keys of the first object: read more of the file
+    /// Subscriber responses or webhook events, told by the keys of the first object: read more of the file
     /// while the first value is cut short by the end of what was read.
     private static func recognizeJSON(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         while true {
             switch JSONDocuments.units(file.prefix).first {
             case .element(let element)?:
                 let object = element.elements?.first ?? element
+                if WebhookEvent.recognizes(keys: object.keys) {
+                    return RecognizedInput(
+                        description: file.describe(format: .revenueCatWebhooks, kind: .customers),
+                        source: RevenueCatWebhookSource.self, detail: ())
+                }
                 guard SubscriberResponse.recognizes(keys: object.keys) else { return nil }
                 return RecognizedInput(
                     description: file.describe(format: .revenueCatSubscribers, kind: .customers), source: Self.self,

@@ -11,7 +11,8 @@
 /// `runs`: how App Store signatures were treated and what those inputs held; 4 adds
 /// `facts_source` in `customers` and `customer_fact_sources` (SPEC §9: which source gave each
 /// fact of a customer assembled from several); 5 allows `promotional` as an entitlement
-/// `source` (SPEC §9: a grant a store or service made rather than sold).
+/// `source` (SPEC §9: a grant a store or service made rather than sold) and adds
+/// `merged_ids` (the customer ids RevenueCat's webhook events merged onto another).
 enum SnapshotSchema {
     static let version = 5
 
@@ -155,6 +156,13 @@ enum SnapshotSchema {
                 entitlements_added TEXT,
                 entitlements_removed TEXT,
                 CHECK (from_class IS NOT NULL OR to_class IS NOT NULL)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE merged_ids (
+                merged_id TEXT PRIMARY KEY NOT NULL,
+                customer_id TEXT NOT NULL,
+                how TEXT NOT NULL CHECK \(oneOf("how", CustomerIdentities.Merge.allCases.map(\.rawValue)))
             ) WITHOUT ROWID
             """,
         ]

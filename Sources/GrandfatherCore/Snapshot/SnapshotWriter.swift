@@ -59,6 +59,7 @@ enum SnapshotWriter {
                     try insertCustomers(audit, db)
                     try insertRejections(audit, db)
                     try insertChanges(audit, db)
+                    try insertMergedIDs(audit, db)
                     for statement in SnapshotSchema.customerIndexes { try db.execute(sql: statement) }
                 case .grants:
                     try insertFlagsAndGrants(audit, db)
@@ -335,6 +336,17 @@ enum SnapshotWriter {
             try insert.bind(list(change.flagsRemoved))
             try insert.bind(list(change.entitlementsAdded))
             try insert.bind(list(change.entitlementsRemoved))
+            try insert.step()
+        }
+    }
+
+    /// The ids merged onto another customer, in id order.
+    private static func insertMergedIDs(_ audit: Audit, _ db: Database) throws {
+        var insert = try BulkInsert(db, sql: "INSERT INTO merged_ids VALUES (?, ?, ?)")
+        for merged in audit.mergedIDs {
+            try insert.bind(merged.id)
+            try insert.bind(merged.customerID)
+            try insert.bind(merged.how.rawValue)
             try insert.step()
         }
     }

@@ -885,13 +885,14 @@ extension AppStoreReaderTests {
             ])
     }
 
-    @Test("a broken single document is one rejected row at the error's line")
+    @Test("a broken single document is one rejected row at the line it starts on, naming where it broke")
     func brokenDocument() throws {
         let text = "{\n  \"signedTransactionInfo\": \"x\",\n  oops\n}\n"
         let contents = AppStoreFileReader.read(
             Array(text.utf8), shape: .transactionInfoResponse, options: AppStoreReadOptions(),
             checker: StubChecker.unchecked)
-        #expect(contents.records == [.rejected(line: 3, reason: "malformed JSON at column 3: expected a string key")])
+        let reason = "malformed JSON at line 3, column 3: expected a string key"
+        #expect(contents.records == [.rejected(line: 1, reason: reason)])
         let array = "[{\"transactionId\": \"a\"},\n{\"transactionId\": \"b\"\n"
         let read = try AppStoreFiles.read(text: array)
         #expect(read.tally == Tally(transactions: 1, rejected: 1))

@@ -19,6 +19,24 @@ struct JSONParser {
     }
 
     var column: Int { index - lineStart + 1 }
+
+    /// A place in the bytes to come back to, with the line count there.
+    struct Mark {
+        fileprivate var index: Int
+        fileprivate var line: Int
+        fileprivate var lineStart: Int
+    }
+
+    /// Where the parser stands.
+    var mark: Mark { Mark(index: index, line: line, lineStart: lineStart) }
+
+    /// Goes back to `mark`: a JSON Lines reader resumes after the line a broken value
+    /// started on, not after the line where the break was found.
+    mutating func rewind(to mark: Mark) {
+        index = mark.index
+        line = mark.line
+        lineStart = mark.lineStart
+    }
     var isAtEnd: Bool { index >= bytes.count }
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 

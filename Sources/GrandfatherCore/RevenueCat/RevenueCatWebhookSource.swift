@@ -1,0 +1,78 @@
+/// Files of RevenueCat webhook events (one body, a JSON array of them, or JSON Lines): a
+/// source of identities, not of records. Registered first (`InputSources`), so that its
+/// merges are known before any record is read and every record is filed under its merged
+/// customer.
+///
+/// The events of every file of the run are applied together, in the order RevenueCat sent
+/// them: `event_timestamp_ms`, then the order the files were given and the lines; an event
+/// without a timestamp comes before those with one.
+enum RevenueCatWebhookSource: InputSource {
+    /// `RevenueCatSource` recognises these files, in the one look at a JSON file's first
+    /// object that tells its shapes apart.
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        nil
+    }
+
+    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
+        0
+    }
+
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        var outcome = SourceOutcome()
+        var events: [(order: EventOrder, merges: [WebhookEvent.Merge])] = []
+        for (file, input) in inputs.enumerated() {
+            let path = input.description.path
+            let source = try ByteSource(path: path)
+            guard source.size <= RevenueCatSource.maximumDocumentFileSize else {
+                throw .input(
+                    file: path, line: nil,
+                    message:
+                        "webhook events of \(source.size) bytes are over the \(RevenueCatSource.maximumDocumentFileSize >> 20) MiB read whole"
+                )
+            }
+            var report = InputReport(
+                path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: Int64(source.storedSize),
+                sha256: try source.sha256(), rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
+                sandboxRows: 0)
+            var rejections: [Rejection] = []
+            for unit in JSONDocuments.units(try source.readAll()) {
+                report.rowsRead += 1
+                switch unit {
+                case .element(let body):
+                    switch WebhookEvent.read(body) {
+                    case .success(let event):
+                        report.rowsAccepted += 1
+                        events.append(
+                            (EventOrder(timestamp: event.timestamp, file: file, line: body.line), event.merges))
+                    case .failure(let problem):
+                        rejections.append(
+                            Rejection(file: path, line: problem.line, column: nil, field: nil, reason: problem.reason))
+                    }
+                case .rejected(let line, let reason):
+                    rejections.append(Rejection(file: path, line: line, column: nil, field: nil, reason: reason))
+                }
+            }
+            report.rowsRejected = rejections.count
+            stream.meter?.advance(bytes: source.size, rows: report.rowsRead)
+            outcome.files.append((report, rejections))
+        }
+        events.sort { $0.order < $1.order }
+        for (_, merges) in events {
+            for merge in merges { outcome.identities.merge(merge.id, onto: merge.onto, how: merge.how) }
+        }
+        return outcome
+    }
+
+    /// Where an event stands in the order its merges are applied in.
+    private struct EventOrder: Comparable {
+        var timestamp: Int64?
+        var file: Int
+        var line: Int
+
+        static func < (lhs: EventOrder, rhs: EventOrder) -> Bool {
+            let (left, right) = (lhs.timestamp ?? .min, rhs.timestamp ?? .min)
+            if left != right { return left < right }
+            return (lhs.file, lhs.line) < (rhs.file, rhs.line)
+        }
+    }
+}
