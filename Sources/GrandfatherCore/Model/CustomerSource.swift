@@ -54,7 +54,7 @@ public enum CustomerFact: Int, CaseIterable, Sendable {
 /// sources disagreed, in one word: a customer keeps it in padding its record had anyway.
 public struct CustomerProvenance: Sendable, Hashable {
     /// 4 bits per fact (0: none), the row's source in bits 24–27, the conflict in bit 28,
-    /// whether the platform is a store's in bit 29.
+    /// whether the platform is a store's in bit 29, whether it is a guess in bit 30.
     private var bits: UInt32 = 0
 
     public init() {}
@@ -99,6 +99,14 @@ public struct CustomerProvenance: Sendable, Hashable {
             bits & 1 << 29 != 0 || rowSource == .exportRow || rowSource == .customerList
         }
         set { bits = newValue ? bits | 1 << 29 : bits & ~(1 << 29) }
+    }
+
+    /// Whether the row's platform is only a guess (a subscriber response with an App Store
+    /// version and no purchase to tell the store: the policy's Apple platform): it counts
+    /// after every other source's, stores' included, and disagrees with nobody.
+    public var platformIsAGuess: Bool {
+        get { bits & 1 << 30 != 0 }
+        set { bits = newValue ? bits | 1 << 30 : bits & ~(1 << 30) }
     }
 
     /// Whether more than one source gave this customer's facts.

@@ -57,14 +57,17 @@ enum SubscriberResponse {
             let version = try text(subscriber, "original_application_version")
             let purchased = try time(subscriber, "original_purchase_date")
             _ = try time(subscriber, "first_seen")
-            let platform = storePlatform(subscriber, appStore: appStore) ?? (version != nil ? appStore : nil)
+            let stores = storePlatform(subscriber, appStore: appStore)
+            let platform = stores ?? (version != nil ? appStore : nil)
             var facts: [CustomerFact] = [.platform, .originalAppVersion, .originalPurchaseDate]
             if platform == nil { facts.removeFirst() }
             var customer = Customer(
                 id: id, platform: platform, originalAppVersion: version, originalPurchaseDate: purchased
             ).read(from: .subscriberResponse, facts: facts)
-            // Taken from where the customer bought, not said of their device.
+            // Taken from where the customer bought, not said of their device; without a
+            // purchase, only guessed from the version, which any store outranks.
             customer.provenance.platformIsAStore = true
+            customer.provenance.platformIsAGuess = stores == nil
             let active = try activeEntitlements(subscriber, asOf: asOf)
             let requested = try time(body, "request_date", path: "response")
             return .success(

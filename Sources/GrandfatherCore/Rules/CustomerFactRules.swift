@@ -16,11 +16,11 @@ enum CustomerFactRules {
         /// The strongest row's value of a fact, noting its source and any disagreement.
         func choose<Value: Equatable>(_ fact: CustomerFact, _ value: (Customer) -> Value?) -> Value? {
             var chosen: Value?
-            // A platform that is only a store counts after every other source's.
+            // A platform that is only a store counts after every other source's, and a guessed
+            // one after those.
             let rows =
                 fact == .platform
-                ? ordered.filter { !$0.provenance.platformIsAStore } + ordered.filter(\.provenance.platformIsAStore)
-                : ordered
+                ? ordered.sorted { (platformRank($0), rank($0)) < (platformRank($1), rank($1)) } : ordered
             for row in rows {
                 guard row.provenance.source(of: fact) != nil || row.provenance.rowSource == nil,
                     let candidate = value(row)
@@ -48,6 +48,11 @@ enum CustomerFactRules {
         provenance.hasConflictingFacts = conflict
         customer.provenance = provenance
         return customer
+    }
+
+    /// Where a row's platform stands: a source's claim, then a store's, then a guess.
+    private static func platformRank(_ row: Customer) -> Int {
+        row.provenance.platformIsAGuess ? 2 : row.provenance.platformIsAStore ? 1 : 0
     }
 
     /// Stronger sources first; a row of no source last.

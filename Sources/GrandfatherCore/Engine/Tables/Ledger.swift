@@ -142,8 +142,8 @@ final class Ledger {
     }
 
     /// The record a slot's store platform makes: a customer of an id no other source names, or
-    /// a fact beside a record that gives no platform (a record with one outranks a store's
-    /// whatever its source; a million export customers' records kept beside their rows would
+    /// a fact beside a record that gives no platform or only guesses one (a record with one
+    /// outranks a store's whatever its source; a million export customers' records kept beside their rows would
     /// cost 150 MB).
     private static let platforms = Platform.allCases
 
@@ -153,7 +153,7 @@ final class Ledger {
         let record = Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
         if !hasRecord[slot] {
             records[slot] = record
-        } else if records[slot].platform == nil {
+        } else if records[slot].platform == nil || records[slot].provenance.platformIsAGuess {
             otherSources[slot, default: []].append(record)
         }
     }

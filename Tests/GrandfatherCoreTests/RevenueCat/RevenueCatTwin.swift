@@ -1,0 +1,210 @@
+import Foundation
+
+@testable import GrandfatherCore
+
+/// Canonical data and its RevenueCat twin (issue 16, acceptance 2): the valid rows of a
+/// generated dataset (`GeneratedDataset`), written once as canonical CSV files and once as
+/// RevenueCat would hold them: a Scheduled Data Export (v5 columns in a shuffled order, mixed
+/// spellings, gzip), subscriber responses (JSON Lines) and a customer list.
+struct TwinData: Sendable {
+    /// A customers row, as normalisation keeps it.
+    struct Customer: Sendable {
+        var id: String
+        var platform: String
+        var version: String?
+        var purchased: Int64?
+        var isSandbox: Bool
+        var preordered: Int64?
+        var storefront: String?
+    }
+
+    /// A transactions row, as normalisation keeps it: equal values are exact duplicates.
+    struct Transaction: Sendable, Hashable {
+        var id: String
+        var original: String?
+        var customer: String
+        var product: String
+        var type: String
+        var purchased: Int64
+        var expires: Int64?
+        var revoked: Int64?
+        var state: String?
+        var familyShared: Bool
+        var isSandbox: Bool
+        /// 0 none, 1 4.99 USD, 2 zero (`TransactionRow.price`).
+        var price: Int
+        var grace: Int64?
+    }
+
+    /// The first valid row of each customer id (a later one with other content is rejected,
+    /// SPEC §8.7, and an identical one adds nothing).
+    var customers: [Customer] = []
+    /// Every valid transactions row, duplicates and conflicts included.
+    var transactions: [Transaction] = []
+
+    init() {}
+
+    /// The valid rows of `dataset`, every id prefixed with `prefix` (so that datasets can be merged).
+    init(_ dataset: GeneratedDataset, prefix: String = "") {
+        var seen: Set<String> = []
+        for row in dataset.customers where row.defect == .none {
+            let id = prefix + Pools.customerIDs[row.id]
+            guard seen.insert(id).inserted else { continue }
+            customers.append(
+                Customer(
+                    id: id, platform: Pools.platforms[row.platform].0, version: Pools.versions[row.version],
+                    purchased: Pools.dates[row.purchase], isSandbox: row.isSandbox,
+                    preordered: row.hasPreorder ? Pools.cutover - 10 * Pools.day : nil,
+                    storefront: Pools.storefronts[row.storefront]))
+        }
+        for row in dataset.transactions where row.defect == .none {
+            transactions.append(
+                Transaction(
+                    id: prefix + Pools.transactionIDs[row.id], original: row.id % 3 == 0 ? prefix + "o\(row.id)" : nil,
+                    customer: prefix + Pools.transactionCustomerIDs[row.customer], product: Pools.products[row.product],
+                    type: Pools.productTypes[row.type], purchased: Pools.dates[row.purchase] ?? 0,
+                    expires: Pools.expiries[row.expires], revoked: row.isRevoked ? Pools.cutover + 10 * Pools.day : nil,
+                    state: Pools.renewalStates[row.renewalState], familyShared: row.ownership == 2,
+                    isSandbox: row.isSandbox, price: row.price, grace: row.hasGrace ? Pools.asOf + 5 * Pools.day : nil))
+        }
+    }
+
+    /// Several datasets as one (their ids prefixed apart).
+    init(merging parts: [TwinData]) {
+        customers = parts.flatMap(\.customers)
+        transactions = parts.flatMap(\.transactions)
+    }
+
+    /// The same data moved to what RevenueCat can say, so that most customers are compared
+    /// (the drawn data leaves most out, `TwinGap`): every customer in production, on iOS
+    /// unless on macOS, without a preorder; an iOS customers row, with a version and a date by
+    /// turns, for every id transactions name without one (orphans); and the renewal state the
+    /// export writes for each row whose own state would give another result.
+    var fittedToRevenueCat: TwinData {
+        var fitted = self
+        var named = Set(customers.map(\.id))
+        for index in fitted.customers.indices {
+            fitted.customers[index].isSandbox = false
+            fitted.customers[index].preordered = nil
+            if fitted.customers[index].platform != "macos" { fitted.customers[index].platform = "ios" }
+        }
+        for row in transactions where named.insert(row.customer).inserted {
+            let turn = fitted.customers.count
+            fitted.customers.append(
+                Customer(
+                    id: row.customer, platform: "ios", version: Pools.versions[turn % Pools.versions.count],
+                    purchased: Pools.dates[turn % Pools.dates.count], isSandbox: false, preordered: nil, storefront: nil
+                ))
+        }
+        for index in fitted.transactions.indices where TwinGap.gap(fitted.transactions[index]) != nil {
+            fitted.transactions[index].state = TwinGap.exportState(fitted.transactions[index])
+        }
+        return fitted
+    }
+
+    // MARK: - Canonical files
+
+    /// customers.csv and transactions.csv.
+    var canonicalFiles: [FixtureFile] {
+        let customerRows = customers.map { customer in
+            [
+                customer.id, customer.platform, customer.version, customer.purchased.map(Self.iso),
+                customer.isSandbox ? "sandbox" : "production", customer.preordered.map(Self.iso), customer.storefront,
+            ]
+        }
+        let transactionRows = transactions.map { row in
+            [
+                row.id, row.original, row.customer, row.product, row.type, Self.iso(row.purchased),
+                row.expires.map(Self.iso), row.revoked.map(Self.iso), row.familyShared ? "family_shared" : "purchased",
+                row.isSandbox ? "sandbox" : "production", ["", "4.99", "0"][row.price], row.price == 1 ? "USD" : nil,
+                row.state, row.grace.map(Self.iso),
+            ]
+        }
+        return [
+            FixtureFile(
+                "customers.csv",
+                Self.csv(
+                    [
+                        "customer_id", "platform", "original_app_version", "original_purchase_date", "environment",
+                        "preorder_date", "storefront",
+                    ], customerRows)),
+            FixtureFile(
+                "transactions.csv",
+                Self.csv(
+                    [
+                        "transaction_id", "original_transaction_id", "customer_id", "product_id", "product_type",
+                        "purchase_date", "expires_date", "revocation_date", "ownership_type", "environment", "price",
+                        "currency", "renewal_state", "grace_period_expires_date",
+                    ], transactionRows)),
+        ]
+    }
+
+    // MARK: - RevenueCat files
+
+    /// When RevenueCat last changed every row, and answered every request: one instant, so
+    /// that no delivery supersedes another and the export keeps every version of a
+    /// transaction, as the canonical files do (SPEC §8.23).
+    static let updatedAt = Pools.asOf - 2 * Pools.day
+
+    /// The export, the subscriber responses and the customer list.
+    /// - Parameter entitlements: RevenueCat's active entitlements per customer, name → expires
+    ///   date (`nil`: lifetime), which a response reports beside its facts.
+    func revenueCatFiles(seed: UInt64, entitlements: [String: [String: Instant?]]) -> [FixtureFile] {
+        var random = SplitMix(seed: seed)
+        let platforms = Dictionary(customers.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first })
+        var export = TwinExport(platforms: platforms, seed: random.next())
+        let responses = customers.map { customer in
+            let granted = (entitlements[customer.id] ?? [:]).sorted { $0.key < $1.key }.map { name, expires in
+                "\(quoted(name)): {\"expires_date\": \(expires.map { quoted($0.iso8601) } ?? "null")}"
+            }
+            var version = customer.version.map(quoted) ?? "null"
+            if let text = customer.version, text.first != "0", text.allSatisfy({ $0.isNumber || $0 == "." }),
+                text.filter({ $0 == "." }).count <= 1, Bool.random(using: &random)
+            {
+                version = text
+            }
+            return "{\"request_date\": \(quoted(Self.iso(Self.updatedAt))), \"subscriber\": {"
+                + "\"original_app_user_id\": \(quoted(customer.id)), \"original_application_version\": \(version), "
+                + "\"original_purchase_date\": \(customer.purchased.map { quoted(Self.iso($0)) } ?? "null"), "
+                + "\"first_seen\": \(quoted(Self.iso(Pools.cutover - 30 * Pools.day))), "
+                + "\"entitlements\": {\(granted.joined(separator: ", "))}, \"subscriptions\": {}, "
+                + "\"non_subscriptions\": {}, \"other_purchases\": {}}}\n"
+        }
+        let testers = Set(transactions.filter(\.isSandbox).map(\.customer))
+        let list = customers.map { customer in
+            let names = customer.platform == "macos" ? ["mac_app_store", "Mac App Store"] : ["app_store", "App Store"]
+            let firstSeen = String((Pools.cutover - 30 * Pools.day) * 1000) + (Bool.random(using: &random) ? ".0" : "")
+            return [
+                customer.id, firstSeen, names.randomElement(using: &random), testers.contains(customer.id) ? "t" : "f",
+            ]
+        }
+        return [
+            FixtureFile(
+                "customer_list.csv",
+                Self.csv(["app_user_id", "first_seen_at", "latest_store", "has_made_sandbox_purchase"], list)),
+            FixtureFile("subscribers.jsonl", responses.joined()),
+            FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions))),
+        ]
+    }
+
+    // MARK: - Writing
+
+    static func iso(_ seconds: Int64) -> String { Pools.wallTime(seconds) + "Z" }
+
+    /// A CSV file: a header, then one record a row; a cell quoted when it must be.
+    static func csv(_ header: [String], _ rows: [[String?]]) -> String {
+        func cell(_ text: String?) -> String {
+            guard let text else { return "" }
+            guard text.contains(where: { [",", "\"", "\n", "\r"].contains($0) }) else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return ([header] + rows).map { $0.map(cell).joined(separator: ",") + "\n" }.joined()
+    }
+}
+
+extension TwinData {
+    /// A customer's rows, for a message.
+    func rows(of id: String) -> String {
+        "\(customers.filter { $0.id == id }) \(transactions.filter { $0.customer == id })"
+    }
+}

@@ -1,0 +1,105 @@
+/// Why a customer's canonical data has no RevenueCat twin that gives the same result: what
+/// the export, the subscriber responses and the customer list cannot say. A customer may
+/// have several.
+enum TwinGap: Int, CaseIterable {
+    case sandboxCustomer
+    case orphan
+    case platform
+    case preorder
+    case revokedWithoutDate
+    case refundInBillingRetry
+    case graceOutsideGracePeriod
+    case conflictWrittenOtherwise
+
+    var reason: String {
+        switch self {
+        case .sandboxCustomer:
+            return "sandbox customer: RevenueCat has sandbox transactions, never a sandbox customer"
+        case .orphan:
+            return "orphan: an export's rows make a customer of their store's platform, never an orphan"
+        case .platform:
+            return "platform other than ios and macos: a store says App Store (iOS) or Mac App Store"
+        case .preorder:
+            return "preorder_date: no RevenueCat field carries it"
+        case .revokedWithoutDate:
+            return "renewal_state revoked without revocation_date: the export marks a refund by refunded_at alone"
+        case .refundInBillingRetry:
+            return "refunded and in billing retry: a refunded export row is revoked, and SPEC §8.19 reads the state"
+        case .graceOutsideGracePeriod:
+            return "grace_period_expires_date without in_grace_period: the export reads a grace end as a grace period"
+        case .conflictWrittenOtherwise:
+            return "conflicting versions that differ only in a renewal_state the export cannot write, or whose "
+                + "SPEC §8.19 tie it breaks otherwise"
+        }
+    }
+
+    /// The renewal state an export row written from `row` reads back as (`ExportTransaction`):
+    /// revoked once refunded, else in a grace period with a grace end, else in billing retry
+    /// with a billing issue, else none.
+    static func exportState(_ row: TwinData.Transaction) -> String? {
+        if row.revoked != nil { return "revoked" }
+        if row.grace != nil { return "in_grace_period" }
+        return row.state == "in_billing_retry" ? "in_billing_retry" : nil
+    }
+
+    /// Why a row read back from the export may give its customer another result, `nil` when
+    /// it cannot: another state is harmless where no rule reads it. Subscribed and expired are
+    /// no state to SPEC §4–§8; a refunded row is revoked whatever its state says, but for
+    /// SPEC §8.19's latest auto-renewable; in_grace_period without a grace end grants nothing;
+    /// and a consumable's state and grace are read by no rule (SPEC §8.21: never refunded).
+    static func gap(_ row: TwinData.Transaction) -> TwinGap? {
+        guard row.type != "consumable" else { return nil }
+        let renewable = row.type == "auto_renewable"
+        if row.revoked == nil, row.state == "revoked" { return .revokedWithoutDate }
+        if renewable, row.revoked != nil, row.state == "in_billing_retry" { return .refundInBillingRetry }
+        if renewable, row.revoked == nil, row.grace != nil, row.state != "in_grace_period" {
+            return .graceOutsideGracePeriod
+        }
+        return nil
+    }
+
+    /// The gaps of each customer of `data` that has any, orphans aside (the canonical audit
+    /// names them).
+    static func find(in data: TwinData) -> [String: Set<TwinGap>] {
+        var gaps: [String: Set<TwinGap>] = [:]
+        for customer in data.customers {
+            if customer.isSandbox { gaps[customer.id, default: []].insert(.sandboxCustomer) }
+            if !["ios", "macos"].contains(customer.platform) { gaps[customer.id, default: []].insert(.platform) }
+            if customer.preordered != nil { gaps[customer.id, default: []].insert(.preorder) }
+        }
+        // Sandbox rows are dropped before anything else (SPEC §8.8).
+        let rows = data.transactions.filter { !$0.isSandbox }
+        for row in rows { if let gap = gap(row) { gaps[row.customer, default: []].insert(gap) } }
+        for (_, versions) in Dictionary(grouping: rows, by: \.id) {
+            for customer in conflictsWrittenOtherwise(Set(versions)) {
+                gaps[customer, default: []].insert(.conflictWrittenOtherwise)
+            }
+        }
+        return gaps
+    }
+
+    /// The customers whose result the export can change through `versions`, the distinct
+    /// rows of one transaction id: every version of a conflict is used (SPEC §8.23), so each
+    /// is read back alone, but versions alike apart from a state the export cannot write are
+    /// one transaction to it (no conflict), and of one customer's auto-renewable versions
+    /// bought at one instant, SPEC §8.19's latest is the one with the greatest state text.
+    static func conflictsWrittenOtherwise(_ versions: Set<TwinData.Transaction>) -> Set<String> {
+        guard versions.count > 1 else { return [] }
+        func written(_ row: TwinData.Transaction) -> TwinData.Transaction {
+            var copy = row
+            copy.state = exportState(row)
+            return copy
+        }
+        if Set(versions.map(written)).count == 1 { return Set(versions.map(\.customer)) }
+        func latestInBillingRetry(_ states: [String?]) -> Bool {
+            states.map { $0 ?? "" }.max { $0.utf8.lexicographicallyPrecedes($1.utf8) } == "in_billing_retry"
+        }
+        let renewables = versions.filter { $0.type == "auto_renewable" }
+        var customers: Set<String> = []
+        for (_, tied) in Dictionary(grouping: renewables, by: { "\($0.customer)\u{0}\($0.purchased)" })
+        where latestInBillingRetry(tied.map(\.state)) != latestInBillingRetry(tied.map(exportState)) {
+            customers.formUnion(tied.map(\.customer))
+        }
+        return customers
+    }
+}

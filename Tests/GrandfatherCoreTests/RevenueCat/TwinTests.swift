@@ -1,0 +1,157 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import GrandfatherCore
+
+/// Issue 16, acceptance 2: canonical data and its RevenueCat twin (`TwinData`: an export,
+/// subscriber responses and a customer list) give every customer the RevenueCat shapes can
+/// express exactly the same class, flags and entitlements; the customers left out are counted
+/// by reason (`TwinGap`).
+@Suite struct TwinTests {
+    /// Each draw as it comes, most of it left out, and fitted to what RevenueCat can say.
+    @Test func drawnDatasetsAndTheirTwinsAgree() async throws {
+        var drawn = TwinTally()
+        var fitted = TwinTally()
+        await propertyCheck(count: 30, input: GeneratedDataset.generator) { dataset in
+            let data = TwinData(dataset)
+            drawn.add(try Self.compare(data, seed: dataset.layoutSeed))
+            fitted.add(try Self.compare(data.fittedToRevenueCat, seed: dataset.layoutSeed))
+        }
+        print("twin, drawn datasets as drawn: \(drawn)\ntwin, drawn datasets fitted: \(fitted)")
+        #expect(fitted.compared * 4 > fitted.customers * 3, "most fitted customers are compared")
+    }
+
+    /// Forty datasets drawn from a fixed seed, merged as drawn and fitted: several hundred
+    /// customers each, so that every gap, class and flag turns up.
+    @Test func severalHundredCustomersAndTheirTwinAgree() throws {
+        var random = Xoshiro(seed: (16, 2, 0, 1))
+        let datasets = (0..<40).map { _ in GeneratedDataset.generator.run(using: &random) }
+        let parts = datasets.indices.map { TwinData(datasets[$0], prefix: "d\($0)/") }
+        let drawn = try Self.compare(TwinData(merging: parts), seed: 16)
+        let fitted = try Self.compare(TwinData(merging: parts).fittedToRevenueCat, seed: 17)
+        print("twin, \(datasets.count) datasets as drawn: \(drawn)\ntwin, the same fitted: \(fitted)")
+        #expect(drawn.customers >= 250 && fitted.customers >= 250)
+        #expect(TwinGap.allCases.allSatisfy { drawn.leftOut[$0, default: 0] > 0 }, "every gap turns up")
+        #expect(fitted.compared * 4 > fitted.customers * 3, "most fitted customers are compared")
+        var exercised = drawn
+        exercised.add(fitted)
+        #expect(Set(exercised.classes) == [.grandfathered, .subscriber, .lapsed, .new])
+        let flags: Set<Flag> = [
+            .boughtJustBeforeCutover, .boughtJustAfterCutover, .versionDateDisagree, .naiveVersionTrap,
+            .missingOriginalVersion, .unparseableVersion, .grandfatheredAndSubscribed, .billingRetry, .inGracePeriod,
+            .familySharedOnly, .refunded, .consumableOnly, .conflictingDuplicate, .impossibleDates,
+        ]
+        #expect(flags.subtracting(exercised.flags).isEmpty, "not exercised: \(flags.subtracting(exercised.flags))")
+    }
+
+    /// Found by the twin: a macOS customer whose subscriber response has a version and no
+    /// purchases came out on iOS, the platform the response guesses, although the customer
+    /// list says Mac App Store and the export's rows mac_app_store. A guess counts after
+    /// every store's.
+    @Test func aMacCustomerWithAVersionIsOnMacOS() throws {
+        var data = TwinData()
+        for id in ["mac-listed", "mac-bought"] {
+            data.customers.append(
+                .init(
+                    id: id, platform: "macos", version: "200", purchased: nil, isSandbox: false, preordered: nil,
+                    storefront: nil))
+        }
+        data.transactions.append(
+            .init(
+                id: "t1", original: nil, customer: "mac-bought", product: "coins.100", type: "consumable",
+                purchased: Pools.cutover, expires: nil, revoked: nil, state: nil, familyShared: false, isSandbox: false,
+                price: 0, grace: nil))
+        let twin = try AuditFixture.run(data.revenueCatFiles(seed: 1, entitlements: [:]))
+        for id in ["mac-listed", "mac-bought"] {
+            // Build 200 is after macOS's cutover 2.0, and before iOS's 245.
+            #expect(twin.result(id)?.customer.platform == .macos, "\(id)")
+            #expect(twin.customerClass(id) == .new, "\(id)")
+        }
+    }
+
+    /// Audits `data` as canonical files and as its twin, and compares the customers kept.
+    static func compare(_ data: TwinData, seed: UInt64) throws -> TwinTally {
+        let canonical = try AuditFixture.run(data.canonicalFiles)
+        let twin = try AuditFixture.run(data.revenueCatFiles(seed: seed, entitlements: activeEntitlements(canonical)))
+        #expect(twin.ids == canonical.ids, "the twin names the same customers")
+        let gaps = TwinGap.find(in: data)
+        var tally = TwinTally()
+        for result in canonical.audit.customers {
+            let id = result.customer.id
+            tally.customers += 1
+            let left = result.customer.isOrphan ? (gaps[id] ?? []).union([.orphan]) : gaps[id] ?? []
+            guard left.isEmpty else {
+                for gap in left { tally.leftOut[gap, default: 0] += 1 }
+                continue
+            }
+            let expected = TwinVerdict(result)
+            let twinned = twin.result(id).map(TwinVerdict.init)
+            tally.compared += 1
+            tally.classes.insert(result.customerClass)
+            tally.flags.formUnion(result.flags)
+            #expect(twinned == expected, "\(id): \(data.rows(of: id))")
+        }
+        return tally
+    }
+
+    /// RevenueCat's own view of each customer's entitlements as the canonical verdict has
+    /// them (the latest end of each; `nil`, lifetime, when a grant has none), so that the
+    /// reconciliation of the twin raises nothing.
+    static func activeEntitlements(_ run: FixtureRun) -> [String: [String: Instant?]] {
+        var granted: [String: [String: Instant?]] = [:]
+        for result in run.audit.customers {
+            var active: [String: Instant?] = [:]
+            for grant in result.entitlements {
+                switch (active[grant.entitlement], grant.expiresDate) {
+                case (nil, let expires): active.updateValue(expires, forKey: grant.entitlement)
+                case (let earlier??, let expires?): active.updateValue(max(earlier, expires), forKey: grant.entitlement)
+                default: active.updateValue(nil, forKey: grant.entitlement)
+                }
+            }
+            granted[result.customer.id] = active
+        }
+        return granted
+    }
+}
+
+/// What the twin must reproduce of a customer: class, flags, and every grant with its source,
+/// transaction and end.
+struct TwinVerdict: Equatable, CustomStringConvertible {
+    var customerClass: CustomerClass
+    var flags: [String]
+    var grants: [String]
+
+    init(_ result: CustomerResult) {
+        customerClass = result.customerClass
+        flags = result.flags.map(\.code).sorted()
+        grants = result.entitlements.map {
+            "\($0.entitlement) \($0.source.rawValue) \($0.transactionID ?? "-") \($0.expiresDate?.iso8601 ?? "-")"
+        }.sorted()
+    }
+
+    var description: String { "\(customerClass.rawValue) \(flags) \(grants)" }
+}
+
+/// Customers compared and left out, with what the compared ones exercised.
+struct TwinTally: CustomStringConvertible {
+    var customers = 0
+    var compared = 0
+    /// Customers left out for each gap (a customer may have several).
+    var leftOut: [TwinGap: Int] = [:]
+    var classes: Set<CustomerClass> = []
+    var flags: Set<Flag> = []
+
+    mutating func add(_ other: TwinTally) {
+        customers += other.customers
+        compared += other.compared
+        leftOut.merge(other.leftOut, uniquingKeysWith: +)
+        classes.formUnion(other.classes)
+        flags.formUnion(other.flags)
+    }
+
+    var description: String {
+        "\(customers) customers: \(compared) compared; \(customers - compared) left out, for"
+            + TwinGap.allCases.map { "\n  \(leftOut[$0, default: 0]) \($0.reason)" }.joined()
+    }
+}
