@@ -104,7 +104,7 @@ enum RevenueCatSource: InputSource {
             )
         }
         outcome.rowEntitlements.merge(delivered.rowEntitlements)
-        let fed = try feed(delivered, digesting: exports.map { inputs[$0].description.path }, into: stream)
+        let fed = try feed(&delivered, digesting: exports.map { inputs[$0].description.path }, into: stream)
         for (index, digest) in zip(exports, fed.digests) {
             // The file as stored: a gzip file's own size and digest.
             files[index]?.report.sizeBytes = digest.storedSize
@@ -299,10 +299,13 @@ enum RevenueCatSource: InputSource {
 
     /// Feeds the latest delivery of every transaction to the stream, range by range on every
     /// core, and hashes the files at `digesting` meanwhile.
+    /// The deliveries are moved out of `delivered`, so that each range's array is freed as
+    /// soon as it is merged, before the ledger grows.
     private static func feed(
-        _ delivered: DeliveredRows, digesting paths: [String], into stream: RecordStream
+        _ delivered: inout DeliveredRows, digesting paths: [String], into stream: RecordStream
     ) throws(GrandfatherError) -> FedRows {
         var parts = delivered.parts
+        delivered.parts = []
         let deliveries = ExportDeliveries(&parts)
         // The deliveries took 16 bytes a row, now free but scattered through the heap: given
         // back before the ledger grows, so that the two do not add up to the run's peak.

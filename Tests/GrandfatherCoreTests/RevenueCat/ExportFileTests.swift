@@ -77,4 +77,24 @@ struct ExportFileTests {
         #expect(contents.rejections[1].reason == "4 fields, header has \(Self.header.count)")
         #expect(contents.rejections[2].reason == "start_time is missing")
     }
+
+    @Test("through a run, every row is counted: accepted, superseded or rejected, with its reason")
+    func accounting() throws {
+        // Line 9: the renewal of line 2 delivered again, later, refunded.
+        let redelivery =
+            "app_store,t_2.csv,2023-02-02 21:40:15,$RCAnonymousID:1,True,pro_monthly,,1001,2,False,['full_access'],"
+            + "2023-03-02 21:40:15,4.99,EUR,1000,2023-02-10 08:00:00"
+        let text = ([Self.header.joined(separator: ",")] + Self.rows + [redelivery]).joined(separator: "\n") + "\n"
+        let run = try AuditFixture.run([FixtureFile("export.csv", text)])
+        let report = try #require(run.input("export.csv"))
+        #expect(report.format == .revenueCatExport)
+        #expect(
+            (report.rowsRead, report.rowsAccepted, report.superseded, report.rowsRejected) == (7, 4, 1, 3),
+            "read = accepted (the superseded among them) + rejected")
+        #expect(
+            run.rejections("export.csv").map { "\($0.line): \($0.reason)" } == [
+                "6: is_auto_renewable is not a boolean: 'maybe'", "7: 4 fields, header has \(Self.header.count)",
+                "8: start_time is missing",
+            ])
+    }
 }
