@@ -6,7 +6,9 @@ import Testing
 /// `sample-data/revenuecat/` gives what its README's table says, written from SPEC §4, §5, §9
 /// and the README's RevenueCat readings, not copied from the tool's output.
 struct RevenueCatSampleTests {
-    static let files = ["subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv"]
+    static let files = [
+        "subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv", "webhooks.jsonl",
+    ]
 
     /// Class, flags and platform of each customer, as the README's table has them.
     static let expected: [(id: String, customerClass: CustomerClass, flags: [String], platform: Platform)] = [
@@ -17,8 +19,8 @@ struct RevenueCatSampleTests {
         ("rc-eve", .subscriber, ["missing_original_version"], .android),
         ("rc-fay", .lapsed, ["missing_original_version"], .web),
         ("rc-gus", .lapsed, ["missing_original_version", "refunded"], .ios),
-        ("rc-hal", .new, ["missing_original_version"], .android),
-        ("rc-ivy", .new, ["missing_original_version"], .ios),
+        ("rc-hal", .subscriber, ["missing_original_version"], .android),
+        ("rc-ivy", .subscriber, ["missing_original_version"], .ios),
         ("rc-kit", .grandfathered, [], .macos),
         ("rc-lou", .new, ["granted_not_entitled"], .ios),
     ]
@@ -50,14 +52,19 @@ struct RevenueCatSampleTests {
     @Test("every row is accounted for: the rejections and the superseded delivery the README names")
     func accounting() throws {
         let audit = try Self.run()
-        #expect(audit.rowsRead == 20)
-        #expect(audit.rowsAccepted == 18)
+        #expect(audit.rowsRead == 24)
+        #expect(audit.rowsAccepted == 22)
         let rejected = audit.rejections.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line)" }
         #expect(rejected == ["subscribers.jsonl:6", "transactions-export.csv:8"])
-        #expect(audit.inputs.map(\.superseded) == [0, 0, 3, 0])
+        #expect(audit.inputs.map(\.superseded) == [0, 0, 3, 0, 0])
         #expect(
             audit.inputs.map(\.format) == [
-                .revenueCatSubscribers, .csv, .revenueCatExport, .revenueCatCustomerList,
+                .revenueCatSubscribers, .csv, .revenueCatExport, .revenueCatCustomerList, .revenueCatWebhooks,
+            ])
+        #expect(
+            audit.mergedIDs.map { "\($0.id) \($0.customerID) \($0.how.rawValue)" } == [
+                "$RCAnonymousID:6f1e2d3c4b5a69788796a5b4c3d2e1f0 rc-ivy transfer",
+                "hal@trailmaps.example rc-hal alias",
             ])
     }
 }
