@@ -167,10 +167,17 @@ final class RowSpill: @unchecked Sendable {
             ascii.withUTF8Buffer { body.append(contentsOf: $0) }
         }
 
+        /// An instant of whole milliseconds (every export time) as epoch milliseconds, which the
+        /// normalizer reads with a digit loop rather than a calendar; any other in ISO-8601.
         mutating func set(_ field: Int, instant: Instant) {
             starts[field] = body.count
             last = field
             let before = body.count
+            if instant.microseconds % 1000 == 0 {
+                appendDecimal(instant.microseconds / 1000)
+                counts[field] = body.count - before
+                return
+            }
             body.append(contentsOf: repeatElement(0, count: Instant.maximumISO8601Length))
             let written = body.withUnsafeMutableBufferPointer { buffer in
                 buffer.baseAddress.flatMap { instant.writeISO8601(into: $0 + before) }
@@ -182,6 +189,22 @@ final class RowSpill: @unchecked Sendable {
                 body.append(contentsOf: instant.iso8601.utf8)
             }
             counts[field] = body.count - before
+        }
+
+        /// Appends `value` in decimal digits, with a sign when negative.
+        private mutating func appendDecimal(_ value: Int64) {
+            if value < 0 { body.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                body.append(contentsOf: buffer[(32 - count)...])
+            }
         }
 
         mutating func append(_ field: Int, bytes: Span<UInt8>) {
