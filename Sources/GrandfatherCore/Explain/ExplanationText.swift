@@ -150,7 +150,14 @@ public enum ExplanationText {
             "grants "
             + grants.map { "\(PlainText.escaped($0.entitlement)) (\($0.source.rawValue))" }
             .joined(separator: ", ")
-        if !known { text += ": \(product) is not in the policy's products, so grandfathered_entitlements" }
+        if !known {
+            // A product the policy does not list grants what its rows name (a RevenueCat
+            // export's entitlement_identifiers), else the grandfathered entitlements.
+            let fallback = Set(grants.map(\.entitlement)) == Set(explanation.policy.grandfatheredEntitlements)
+            text +=
+                ": \(product) is not in the policy's products, so "
+                + (fallback ? "grandfathered_entitlements" : "what its rows name (entitlement_identifiers)")
+        }
         return text
     }
 

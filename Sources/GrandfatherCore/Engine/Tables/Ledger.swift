@@ -143,8 +143,8 @@ final class Ledger {
 
     /// The record a slot's store platform makes: a customer of an id no other source names, or
     /// a fact beside a record that gives no platform or only guesses one (a record with one
-    /// outranks a store's whatever its source; a million export customers' records kept beside their rows would
-    /// cost 150 MB).
+    /// outranks a store's whatever its source; a million export customers' records kept
+    /// beside their rows would cost 150 MB).
     private static let platforms = Platform.allCases
 
     private func applyStorePlatform(_ slot: Int) {
