@@ -22,5 +22,6 @@ let package = Package(
         .executableTarget(name: "fuzz-version", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-appstore", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-revenuecat", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -147,3 +147,40 @@ private struct UncheckedFuzzSignatures: JWSChecking {
         .unchecked
     }
 }
+
+// MARK: - RevenueCat
+
+extension Fuzzing {
+    /// What auditing one RevenueCat file gave: its accounting and rejections, the customers'
+    /// verdicts in output order, and the merged ids.
+    public struct RevenueCatOutcome: Equatable, Sendable {
+        public var report: InputReport
+        public var rejections: [Rejection]
+        /// `id class flags`, one per customer, in output order.
+        public var verdicts: [String]
+        /// `id>customer`, one per merged id.
+        public var merged: [String]
+    }
+
+    /// Audits the file at `path` alone, as `Pipeline.audit` does, when it is one of
+    /// RevenueCat's shapes (an export, a customer list, subscriber responses, webhook events).
+    ///
+    /// - Returns: `nil` when the file is not RevenueCat's, or cannot be read as a whole (a
+    ///   run error, which the command reports in one line).
+    public static func auditRevenueCat(path: String, policy: Policy, asOf: Instant) -> RevenueCatOutcome? {
+        let revenueCat: Set<InputFormat> = [
+            .revenueCatExport, .revenueCatCustomerList, .revenueCatSubscribers, .revenueCatWebhooks,
+        ]
+        guard let input = try? InputRecognizer.recognize(path: path), revenueCat.contains(input.description.format)
+        else { return nil }
+        guard let audit = try? Pipeline.audit(AuditSettings(policy: policy, asOf: asOf), inputs: [path]),
+            let report = audit.inputs.first
+        else { return nil }
+        return RevenueCatOutcome(
+            report: report, rejections: audit.rejections,
+            verdicts: audit.customers.map { result in
+                "\(result.customer.id) \(result.customerClass.rawValue) \(result.flags.map(\.code))"
+            },
+            merged: audit.mergedIDs.map { "\($0.id)>\($0.customerID)" })
+    }
+}

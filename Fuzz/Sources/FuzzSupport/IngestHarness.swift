@@ -8,12 +8,13 @@ import Foundation
 /// scratch folder. Besides crashes, the harness checks what the ingest tests check on fixed
 /// data: cutting transactions into ranges gives exactly what one pass gives.
 public enum IngestHarness {
-    static let path = FileManager.default.temporaryDirectory
+    /// The scratch file each input is written to.
+    public static let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("grandfather-fuzz-\(getpid()).input").path
 
     /// A policy like the sample's: its default time zone sends zone-less timestamps through
     /// `WallClockZone`.
-    static let policy: Policy = {
+    public static let policy: Policy = {
         let text = """
             {"cutover": {"date": "2025-03-04T09:00:00-08:00", "versions": {"ios": "412", "default": "1.10"}},
              "grandfathered_entitlements": ["premium"],
@@ -27,7 +28,7 @@ public enum IngestHarness {
         }
     }()
 
-    static let asOf = Instant(seconds: 1_750_000_000)
+    public static let asOf = Instant(seconds: 1_750_000_000)
 
     /// Reads `bytes` when they are recognised as one of `formats`.
     ///
@@ -79,7 +80,8 @@ public enum IngestHarness {
         }
     }
 
-    private static func replaceInput(with bytes: UnsafeRawBufferPointer) {
+    /// Writes `bytes` over the scratch file.
+    public static func replaceInput(with bytes: UnsafeRawBufferPointer) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { fatalError("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

@@ -31,7 +31,7 @@ public func fuzzAppStore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let file = Array(bytes)
     let checkers = Fuzzing.AppStoreCheckers()
     guard let outcome = Fuzzing.readAppStore(file, with: checkers) else { return -1 }
-    let lines = lineCount(bytes)
+    let lines = PhysicalLines.count(bytes)
     for (name, read) in [("unchecked", outcome.unchecked), ("verified", outcome.verified)] {
         for row in read.rows where !(1...lines).contains(row.line) {
             fatalError("\(name) read of \(outcome.shape): a row at line \(row.line) of \(lines): \(row)")
@@ -60,14 +60,4 @@ private func isVerifierReason(_ reason: String) -> Bool {
     var own = Substring(reason)
     if let field = nestedFields.first(where: { own.hasPrefix($0) }) { own = own.dropFirst(field.count) }
     return verifierReasons.contains { own.hasPrefix($0) }
-}
-
-/// The lines of `bytes` as the readers count them: a line feed, a carriage return or both
-/// end one; the text after the last break (even none) is one more.
-private func lineCount(_ bytes: UnsafeRawBufferPointer) -> Int {
-    var count = 1
-    for (index, byte) in bytes.enumerated() {
-        if byte == 0x0A || (byte == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A)) { count += 1 }
-    }
-    return count
 }
