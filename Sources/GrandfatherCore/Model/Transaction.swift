@@ -36,6 +36,10 @@ struct Transaction: Sendable, Equatable {
     /// A grant a store or service made rather than sold (SPEC §9: RevenueCat's `promotional`
     /// store), current by its own rule (`AuditRules.currency`). Canonical rows are never one.
     var isPromotional = false
+    /// Whether a source that maps its own rows gave it (a RevenueCat export row, a response's
+    /// purchase): its customer is one that source knows, so no orphan, even where its store
+    /// gives no platform (a promotional grant, an unknown store). Canonical rows never are.
+    var isMapped = false
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }

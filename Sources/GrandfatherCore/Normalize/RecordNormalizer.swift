@@ -100,6 +100,7 @@ struct RecordNormalizer: Sendable {
             let storePlatform =
                 row.fieldCount > Self.storePlatformField
                 ? try fields.enumeration(Self.storePlatformField, name: "store", as: Platform.self) : nil
+            let mapped = row.fieldCount > Self.storePlatformField
             let promotional = row.fieldCount > Self.promotionalField && row.has(Self.promotionalField)
             batch.append(
                 Transaction(
@@ -107,7 +108,8 @@ struct RecordNormalizer: Sendable {
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace, storePlatform: storePlatform, isPromotional: promotional))
+                    gracePeriodExpiresDate: grace, storePlatform: storePlatform, isPromotional: promotional,
+                    isMapped: mapped))
             return nil
         } catch {
             batch.truncate(to: mark)

@@ -39,6 +39,13 @@ struct PromotionalGrantTests {
         #expect(run.customerClass("promo-for-life") == .subscriber)
         #expect(run.result("promo-for-life")?.entitlements.first?.expiresDate == nil)
         #expect(run.grants("bought") == [Grant("premium", .purchase)])
+        // The export knows its promotions' customers, though their store names no platform:
+        // customers of the export's, with no platform, not orphans.
+        for id in ["promo-until-july", "promo-ended", "promo-for-life"] {
+            #expect(run.result(id)?.customer.isOrphan == false, "\(id)")
+            #expect(run.result(id)?.customer.platform == nil, "\(id)")
+            #expect(run.flags(id) == ["missing_original_version"], "\(id)")
+        }
         // A promotion is paid by no one: no revenue at stake from it, only from the purchase.
         #expect(run.audit.revenue.classes.first { $0.0 == .subscriber }?.1.customers == 1)
     }

@@ -124,7 +124,11 @@ final class Ledger {
         }
         for (row, slot) in zip(rows, slots) {
             activities[Int(slot)].fold(batch.rows[Int(row)], of: batch, rules: rules)
-            if let platform = batch.rows[Int(row)].storePlatform { note(platform, ofStoreFor: Int(slot)) }
+            if let platform = batch.rows[Int(row)].storePlatform {
+                note(platform, ofStoreFor: Int(slot))
+            } else if batch.rows[Int(row)].isMapped, storePlatforms[Int(slot)] == 0 {
+                storePlatforms[Int(slot)] = Self.noStorePlatform
+            }
         }
         // Kept, so that the reads above are not optimised away.
         touched = seen
@@ -147,8 +151,18 @@ final class Ledger {
     /// beside their rows would cost 150 MB).
     private static let platforms = Platform.allCases
 
+    /// Noted for a customer whose export rows' stores give no platform: still a customer of
+    /// the export's, not an orphan. Above every platform's note, so any platform replaces it.
+    private static let noStorePlatform = UInt8.max
+
     private func applyStorePlatform(_ slot: Int) {
         guard storePlatforms[slot] != 0 else { return }
+        guard storePlatforms[slot] != Self.noStorePlatform else {
+            if !hasRecord[slot] {
+                records[slot] = Customer(id: records[slot].id, platform: nil).read(from: .exportRow, facts: [])
+            }
+            return
+        }
         let platform = Self.platforms[Int(storePlatforms[slot]) - 1]
         let record = Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
         if !hasRecord[slot] {
