@@ -75,7 +75,15 @@ public enum ExplanationText {
             if let product = transaction.productID { title += "  " + PlainText.escaped(product) }
             title += "  " + transaction.productType.rawValue
             if let familyShared = transaction.familyShared {
-                title += ", " + (familyShared ? OwnershipType.familyShared : OwnershipType.purchased).rawValue
+                // A promotion (SPEC §9) was granted, not bought: its grants say so.
+                let promoted = explanation.grants(through: transaction.transactionID).contains {
+                    $0.source == .promotional
+                }
+                title +=
+                    ", "
+                    + (promoted
+                        ? EntitlementSource.promotional.rawValue
+                        : (familyShared ? OwnershipType.familyShared : OwnershipType.purchased).rawValue)
             }
             if let purchased = transaction.purchaseDate { title += ", bought " + purchased.iso8601 }
             if !transaction.isCurrent { title += " (the latest auto-renewable)" }
