@@ -67,6 +67,7 @@ enum ValidationReport {
                 + "max \(audit.policy.maxRejectedFraction)" + (audit.exceedsRejectionThreshold ? " (EXCEEDED)" : ""))
         if let warning = AppStoreSection.warning(audit.appStore) { lines.append("warning: \(warning)") }
         lines.append(contentsOf: AppStoreSection.lines(audit.appStore))
+        if let merged = MergedIDsSection.line(audit) { lines.append(merged) }
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }

@@ -32,5 +32,8 @@ import Testing
                 with: Data(contentsOf: URL(fileURLWithPath: cli.path("out/latest/summary.json")))) as? [String: Any])
         let merged = try #require(json["merged_ids"] as? [String: Int])
         #expect(merged == ["ids": 2, "customers": 1, "aliases": 2, "transfers": 0])
+        let validate = try cli.run(["validate"] + arguments.dropFirst().filter { $0 != "--out" && $0 != "out" })
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stdout.contains("Customer ids merged by RevenueCat's webhook events: 2 onto 1 customers"))
     }
 }

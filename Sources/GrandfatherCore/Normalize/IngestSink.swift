@@ -23,6 +23,8 @@ struct IngestSink: RowSink {
     /// so that each shard's lock is taken once per batch rather than once per row.
     private var customers: [Customer] = []
     private var customerLines: [Int] = []
+    /// The id each batched customer row gave, where identities merged it onto another's.
+    private var mergedFrom: [String?] = []
     static let customerBatchSize = 1024
 
     init(
@@ -47,6 +49,9 @@ struct IngestSink: RowSink {
             case .success(let customer):
                 customers.append(customer.read(from: customerSource))
                 customerLines.append(row.line)
+                mergedFrom.append(
+                    normalizer.identities.isEmpty
+                        ? nil : row.text(CustomerField.customerID.rawValue).flatMap { $0 == customer.id ? nil : $0 })
                 if customers.count >= Self.customerBatchSize { flushCustomers() }
             }
         case .transactions:
@@ -63,8 +68,10 @@ struct IngestSink: RowSink {
     /// canonical fields), accounted for as a row at `line`. Its provenance is the source's.
     mutating func accept(customer: Customer, line: Int) {
         rowsRead += 1
+        let given = customer.id
         var customer = customer
-        customer.id = normalizer.customerID(customer.id)
+        customer.id = normalizer.customerID(given)
+        mergedFrom.append(customer.id == given ? nil : given)
         customers.append(customer)
         customerLines.append(line)
         if customers.count >= Self.customerBatchSize { flushCustomers() }
@@ -91,14 +98,17 @@ struct IngestSink: RowSink {
             case .exactDuplicate:
                 acceptCustomer(customer, duplicate: true)
             case .repeatedWithOtherContent:
+                // A row whose id was merged onto another says so: its own id is not repeated.
+                let merged = mergedFrom[row].map { " (merged from '\(Excerpt.of($0))' by RevenueCat's webhook events)" }
                 rejections.append(
                     Rejection(
                         file: file, line: customerLines[row], column: nil, field: "customer_id",
-                        reason: "duplicate customer_id '\(Excerpt.of(customer.id))'"))
+                        reason: "duplicate customer_id '\(Excerpt.of(customer.id))'" + (merged ?? "")))
             }
         }
         customers.removeAll(keepingCapacity: true)
         customerLines.removeAll(keepingCapacity: true)
+        mergedFrom.removeAll(keepingCapacity: true)
     }
 
     private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {

@@ -1,7 +1,8 @@
 /// What the reports say of the customer ids merged onto another (RevenueCat's webhook
-/// events): one line in `summary.md` and an object in `summary.json`, present only when a
-/// merge happened. The ids themselves are in the snapshot's `merged_ids`.
-enum MergedIDsSection {
+/// events): one line in `summary.md` and `validate`'s output, and an object in
+/// `summary.json`, present only when a merge happened. The ids themselves are in the
+/// snapshot's `merged_ids`.
+public enum MergedIDsSection {
     /// The counts the reports give.
     struct Counts: Encodable, Equatable {
         /// Ids merged onto another customer.
@@ -23,7 +24,7 @@ enum MergedIDsSection {
     }
 
     /// The summary's line, or `nil` when the run merged nothing.
-    static func line(_ audit: Audit) -> String? {
+    public static func line(_ audit: Audit) -> String? {
         guard let counts = counts(audit) else { return nil }
         return "Customer ids merged by RevenueCat's webhook events: \(counts.ids) onto \(counts.customers) "
             + "customers (\(counts.aliases) as aliases, \(counts.transfers) by transfers); every record of a "

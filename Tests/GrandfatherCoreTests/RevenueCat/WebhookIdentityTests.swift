@@ -98,6 +98,22 @@ struct WebhookIdentityTests {
         #expect(run.ids == ["eve"])
     }
 
+    @Test("two rows of one source for ids of one customer: the first is kept, the second names the merge")
+    func mergedRowsOfOneSource() throws {
+        let event = Self.event("RENEWAL", at: 1, #""original_app_user_id": "gus", "aliases": ["gus-phone"]"#)
+        let run = try AuditFixture.run([
+            FixtureFile("webhooks.jsonl", event + "\n"),
+            FixtureFile(
+                "customers.csv", "customer_id,platform,original_app_version\ngus,ios,100\ngus-phone,ios,300\n"),
+        ])
+        #expect(run.ids == ["gus"])
+        #expect(run.customerClass("gus") == .grandfathered)
+        #expect(
+            run.rejections("customers.csv").map(\.reason) == [
+                "duplicate customer_id 'gus' (merged from 'gus-phone' by RevenueCat's webhook events)"
+            ])
+    }
+
     @Test("merges join customers, whatever the order, and the last survivor names them")
     func identities() {
         var identities = CustomerIdentities()
