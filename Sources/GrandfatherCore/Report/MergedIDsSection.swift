@@ -28,6 +28,6 @@ public enum MergedIDsSection {
         guard let counts = counts(audit) else { return nil }
         return "Customer ids merged by RevenueCat's webhook events: \(counts.ids) onto \(counts.customers) "
             + "customers (\(counts.aliases) as aliases, \(counts.transfers) by transfers); every record of a "
-            + "merged id counts for its customer, and the snapshot's `merged_ids` lists each."
+            + "merged id counts for its customer, and an audit's snapshot lists each in `merged_ids`."
     }
 }
