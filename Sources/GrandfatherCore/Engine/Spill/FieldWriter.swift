@@ -6,7 +6,7 @@ protocol FieldWriter {
     mutating func set(_ field: Int, bytes: Span<UInt8>)
     /// Sets `field` to fixed ASCII text (an enum value's spelling).
     mutating func set(_ field: Int, ascii: StaticString)
-    /// Sets `field` to the ISO-8601 text of `instant` (SPEC §8.6), which the normalizer
+    /// Sets `field` to `instant` as text of a timestamp form (SPEC §8.6) that the normalizer
     /// reads back exactly.
     mutating func set(_ field: Int, instant: Instant)
     /// Appends `bytes` to `field`, which must be the field set last.
