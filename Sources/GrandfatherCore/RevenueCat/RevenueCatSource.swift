@@ -41,8 +41,8 @@ enum RevenueCatSource: InputSource {
     /// How much of a JSON file recognition reads, at most, to find the first object's keys.
     static let maximumPeek = 16 << 20
 
-    /// Subscriber responses or webhook events, told by the keys of the first object: read more of the file
-    /// while the first value is cut short by the end of what was read.
+    /// Subscriber responses or webhook events, told by the keys of the first object: read
+    /// more of the file while the first value is cut short by the end of what was read.
     private static func recognizeJSON(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         while true {
             switch JSONDocuments.units(file.prefix).first {
@@ -149,8 +149,23 @@ enum RevenueCatSource: InputSource {
         return (report, sink.rejections)
     }
 
-    /// The largest subscriber-response file read: these are read whole.
+    /// The largest file of JSON documents read (subscriber responses, webhook events): these
+    /// are read whole.
     static let maximumDocumentFileSize = 1 << 30
+
+    /// A file of JSON documents (`what` names them in the error), read whole: its source and
+    /// its top-level values.
+    static func documents(at path: String, what: String) throws(GrandfatherError) -> (
+        source: ByteSource, units: [JSONDocuments.Unit]
+    ) {
+        let source = try ByteSource(path: path)
+        guard source.size <= maximumDocumentFileSize else {
+            throw .input(
+                file: path, line: nil,
+                message: "\(what) of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole")
+        }
+        return (source, JSONDocuments.units(try source.readAll()))
+    }
 
     /// What a subscriber-response file gave: its bodies' accounting and rejections, what
     /// RevenueCat has active, and its purchases, to be fed with the exports' rows.
@@ -170,22 +185,15 @@ enum RevenueCatSource: InputSource {
         into stream: RecordStream
     ) throws(GrandfatherError) -> SubscribersRead {
         let path = input.description.path
-        let source = try ByteSource(path: path)
+        let (source, units) = try documents(at: path, what: "subscriber responses")
         var active: [String: Set<String>] = [:]
-        guard source.size <= maximumDocumentFileSize else {
-            throw .input(
-                file: path, line: nil,
-                message:
-                    "subscriber responses of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole"
-            )
-        }
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
         let spill = try RowSpill(fieldCount: RecordNormalizer.mappedFieldCount, for: path)
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
         var rowEntitlements = RowEntitlements()
-        for unit in JSONDocuments.units(try source.readAll()) {
+        for unit in units {
             switch unit {
             case .element(let body):
                 switch SubscriberResponse.read(body, appStore: appStore, asOf: stream.settings.asOf) {

@@ -22,20 +22,13 @@ enum RevenueCatWebhookSource: InputSource {
         var events: [(order: EventOrder, merges: [WebhookEvent.Merge])] = []
         for (file, input) in inputs.enumerated() {
             let path = input.description.path
-            let source = try ByteSource(path: path)
-            guard source.size <= RevenueCatSource.maximumDocumentFileSize else {
-                throw .input(
-                    file: path, line: nil,
-                    message:
-                        "webhook events of \(source.size) bytes are over the \(RevenueCatSource.maximumDocumentFileSize >> 20) MiB read whole"
-                )
-            }
+            let (source, units) = try RevenueCatSource.documents(at: path, what: "webhook events")
             var report = InputReport(
                 path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: Int64(source.storedSize),
                 sha256: try source.sha256(), rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
                 sandboxRows: 0)
             var rejections: [Rejection] = []
-            for unit in JSONDocuments.units(try source.readAll()) {
+            for unit in units {
                 report.rowsRead += 1
                 switch unit {
                 case .element(let body):
