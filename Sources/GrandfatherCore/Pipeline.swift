@@ -30,7 +30,7 @@ public enum Pipeline {
     /// policies only (a dry run that compares policies).
     static func audits(
         _ runs: [AuditSettings], inputs: [String], progress: ProgressSink? = nil,
-        previous: PreviousRun = .none(.firstRun), hooks: TestHooks = TestHooks()
+        previous: PreviousRun = .none(.firstRun), hooks: TestHooks = TestHooks(), recordLog: RecordLog? = nil
     ) throws(GrandfatherError) -> [Audit] {
         let settings = try sharedReading(runs)
         var stopwatch = Stopwatch()
@@ -40,7 +40,7 @@ public enum Pipeline {
         let ledger = ShardedLedger.folding(
             for: rules, expectedTransactions: try IngestStage.estimatedTransactions(files))
         let ingested = try IngestStage.read(
-            files, settings: settings, into: ledger, progress: progress, options: hooks.ingest)
+            files, settings: settings, into: ledger, progress: progress, options: hooks.ingest, recordLog: recordLog)
         var timings = StageTimings(ingest: stopwatch.lap())
         hooks.reach(.afterIngest)
         var audits: [Audit] = []

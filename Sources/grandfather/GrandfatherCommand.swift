@@ -11,6 +11,7 @@ struct GrandfatherCommand: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             AuditCommand.self, ValidateCommand.self, CompareCommand.self, ExplainCommand.self, FlagsCommand.self,
+            NormalizeCommand.self,
         ]
     )
 

@@ -66,7 +66,7 @@ enum CanonicalSource: InputSource {
                     try FileIngest.read(
                         inputs[index].description, header: inputs[index].detail as? [String],
                         normalizer: stream.normalizer, ledger: stream.ledger, options: stream.options,
-                        meter: stream.meter)
+                        meter: stream.meter, log: stream.recordLog)
                 }
                 results.store(index, result)
                 if case .failure = result { break }

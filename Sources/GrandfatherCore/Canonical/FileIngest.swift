@@ -8,7 +8,7 @@ enum FileIngest {
     /// Reads `description` and returns its accounting and rejections (in line order).
     static func read(
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
-        options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil
+        options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
         let ranges =
@@ -31,7 +31,8 @@ enum FileIngest {
                 Result { () throws(GrandfatherError) in
                     var sink = IngestSink(
                         file: description.path, kind: description.kind, customerSource: .customersFile,
-                        normalizer: normalizer, ledger: ledger)
+                        normalizer: normalizer, ledger: ledger, log: log)
+                    sink.logOrder = range.lowerBound
                     let lineBreaks: Int
                     switch description.format {
                     case .csv:

@@ -24,6 +24,8 @@ public struct Audit: Sendable {
     public var serviceEntitlements: [String: Set<String>] = [:]
     /// The customer ids merged onto another customer (RevenueCat webhook events), in id order.
     var mergedIDs: [CustomerIdentities.Merged] = []
+    /// What rows said each product unlocks (`RowEntitlements`), by product id.
+    var rowEntitlements: [String: Set<String>] = [:]
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -46,6 +48,7 @@ public struct Audit: Sendable {
         appStore = ingested.appStore
         serviceEntitlements = ingested.serviceEntitlements
         mergedIDs = ingested.identities.merged
+        rowEntitlements = ingested.rowEntitlements.byProduct
     }
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }

@@ -25,10 +25,11 @@ enum IngestStage {
     /// in the order given, and the sources take turns in the order they are registered.
     static func read(
         _ inputs: [RecognizedInput], settings: AuditSettings, into ledger: ShardedLedger, progress: ProgressSink?,
-        options: IngestOptions
+        options: IngestOptions, recordLog: RecordLog? = nil
     ) throws(GrandfatherError) -> Ingested {
         let meter = ProgressMeter(sink: progress, total: inputs.reduce(0) { $0 + $1.description.size })
         var stream = RecordStream(settings: settings, ledger: ledger, meter: meter, options: options)
+        stream.recordLog = recordLog
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         var ingested = Ingested()
         for source in InputSources.registered {

@@ -72,6 +72,8 @@ struct RecordStream: Sendable {
     let ledger: ShardedLedger
     let meter: ProgressMeter?
     let options: IngestOptions
+    /// Where `grandfather normalize` keeps every accepted transaction; `nil` for an audit.
+    var recordLog: RecordLog?
 
     init(settings: AuditSettings, ledger: ShardedLedger, meter: ProgressMeter?, options: IngestOptions) {
         self.settings = settings
@@ -94,6 +96,7 @@ struct RecordStream: Sendable {
     /// each take their own.
     func sink(file: String, kind: RecordKind, customerSource: CustomerSource) -> IngestSink {
         IngestSink(
-            file: file, kind: kind, customerSource: customerSource, normalizer: normalizer, ledger: ledger)
+            file: file, kind: kind, customerSource: customerSource, normalizer: normalizer, ledger: ledger,
+            log: recordLog)
     }
 }

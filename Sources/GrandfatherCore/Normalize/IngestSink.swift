@@ -12,6 +12,14 @@ struct IngestSink: RowSink {
     let customerSource: CustomerSource
     let normalizer: RecordNormalizer
     let ledger: ShardedLedger
+    /// Where `grandfather normalize` keeps every accepted transaction; `nil` for an audit.
+    let log: RecordLog?
+    private var segment: RecordLog.Segment?
+    /// The line of the first transaction row, which orders this sink's rows in the log.
+    private var firstLine: Int?
+    /// Where this sink's rows lie in its file, where lines are counted per range and not yet
+    /// known in full (the byte offset of the range): orders its rows in the log instead.
+    var logOrder: Int?
     private(set) var rejections: [Rejection] = []
     private(set) var rowsRead = 0
     private(set) var rowsAccepted = 0
@@ -29,13 +37,14 @@ struct IngestSink: RowSink {
 
     init(
         file: String, kind: RecordKind, customerSource: CustomerSource, normalizer: RecordNormalizer,
-        ledger: ShardedLedger
+        ledger: ShardedLedger, log: RecordLog? = nil
     ) {
         self.file = file
         self.kind = kind
         self.customerSource = customerSource
         self.normalizer = normalizer
         self.ledger = ledger
+        self.log = log
         if kind == .transactions { batch = TransactionBatch(capacity: Self.batchSize) }
     }
 
@@ -55,6 +64,7 @@ struct IngestSink: RowSink {
                 if customers.count >= Self.customerBatchSize { flushCustomers() }
             }
         case .transactions:
+            if firstLine == nil { firstLine = row.line }
             if let problem = normalizer.transaction(row, into: &batch) {
                 reject(row.line, problem)
             } else {
@@ -81,6 +91,10 @@ struct IngestSink: RowSink {
     mutating func flush() {
         flushCustomers()
         guard !batch.rows.isEmpty else { return }
+        if let log {
+            if segment == nil { segment = log.segment(file: file, order: logOrder ?? firstLine ?? 0) }
+            segment?.append(batch)
+        }
         let outcome = ledger.add(batch, scratch: &scratch)
         exactDuplicates += outcome.exactDuplicates
         sandboxRows += outcome.sandbox

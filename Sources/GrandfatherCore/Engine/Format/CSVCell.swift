@@ -5,7 +5,17 @@
 extension ByteBuffer {
     /// Appends one cell from raw UTF-8 bytes.
     func appendCSVCell(_ value: UnsafeRawBufferPointer) {
-        let neutralise = value.first.map(CSVCell.startsFormula) ?? false
+        appendCSVCell(value, neutralisingFormulas: true)
+    }
+
+    /// Appends one cell as RFC 4180 alone writes it: for files a database loads (the warehouse
+    /// layout), where a leading apostrophe would change the value.
+    func appendPlainCSVCell(_ value: UnsafeRawBufferPointer) {
+        appendCSVCell(value, neutralisingFormulas: false)
+    }
+
+    private func appendCSVCell(_ value: UnsafeRawBufferPointer, neutralisingFormulas: Bool) {
+        let neutralise = neutralisingFormulas && (value.first.map(CSVCell.startsFormula) ?? false)
         let quote = CSVCell.needsQuotes(value)
         if quote { append(UInt8(ascii: "\"")) }
         if neutralise { append(UInt8(ascii: "'")) }

@@ -13,8 +13,11 @@ extension Instant {
 
     /// Writes the ISO-8601 text into `out` (room for `maximumISO8601Length` bytes) and returns
     /// its length; `nil`, writing nothing, for years outside 0000–9999 (use `iso8601`).
-    func writeISO8601(into out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard let length = Self.fixedLength(microseconds) else { return nil }
+    /// With `allDigits`, the fraction always has six digits (the warehouse layout's form, which
+    /// every engine reads as one timestamp type).
+    func writeISO8601(into out: UnsafeMutablePointer<UInt8>, allDigits: Bool = false) -> Int? {
+        guard var length = Self.fixedLength(microseconds) else { return nil }
+        if allDigits { length = Self.maximumISO8601Length }
         let (year, month, day, secondOfDay, micros) = Self.fields(microseconds)
         func put(_ value: Int64, _ width: Int, at position: Int) {
             var value = value

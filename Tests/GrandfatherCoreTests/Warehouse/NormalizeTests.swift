@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@_spi(TestHooks) @testable import GrandfatherCore
+
+/// `grandfather normalize`: the records `audit` accepts, in the warehouse layout.
+@Suite struct NormalizeTests {
+    /// Writes `files` and a policy into a fresh folder and normalizes them into `folder/out`.
+    static func normalize(
+        _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = AuditFixture.defaultAsOf,
+        ingest: IngestOptions = IngestOptions(), into given: URL? = nil
+    ) throws -> (folder: URL, out: URL, written: NormalizedFolder.Written) {
+        let folder =
+            given
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "grandfather-normalize-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let policyURL = folder.appendingPathComponent("policy.json")
+        try Data(policy.json.utf8).write(to: policyURL)
+        let loaded = try PolicyLoader.load(path: policyURL.path)
+        var inputs: [String] = []
+        for file in files {
+            let url = folder.appendingPathComponent(file.name)
+            try Data(file.bytes).write(to: url)
+            inputs.append(url.path)
+        }
+        guard case .success(let instant) = TimestampParser(defaultZone: nil).parse(asOf) else {
+            throw GrandfatherError.usage("as-of")
+        }
+        var hooks = TestHooks()
+        hooks.ingest = ingest
+        let out = folder.appendingPathComponent("out")
+        let written = try NormalizedFolder.write(
+            AuditSettings(policy: loaded, asOf: instant), inputs: inputs, out: out.path, progress: nil, hooks: hooks)
+        return (folder, out, written)
+    }
+
+    static func options(parts: Int, minimumPartSize: Int) -> IngestOptions {
+        var options = IngestOptions()
+        options.parts = parts
+        options.minimumPartSize = minimumPartSize
+        return options
+    }
+
+    static func lines(_ url: URL, _ name: String) throws -> [String] {
+        let text = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test func everyAcceptedTransactionRowIsWrittenPlainly() throws {
+        let customers = """
+            customer_id,platform,original_app_version,original_purchase_date,environment
+            "a,b",ios,200,2023-01-01T00:00:00Z,production
+            =cmd,IOS,300,,
+            """
+        let transactions = #"""
+            transaction_id,customer_id,product_id,product_type,purchase_date,price,environment,ownership_type
+            t1,"a,b",pro.monthly,Auto_Renewable,2024-01-01T00:00:00+01:00,04.990,,
+            t1,"a,b",pro.monthly,auto_renewable,2024-01-01T00:00:00+01:00,4.99,,
+            t2,=cmd,coins.100,consumable,1704067200000,1,Xcode,family_shared
+            t3,=cmd,coins.100,consumable,not a time,1,,
+            t4,orphan,"say ""hi""",non_consumable,2024-01-02T00:00:00.5Z,,,
+            """#
+        let run = try Self.normalize([
+            FixtureFile("customers.csv", customers), FixtureFile("transactions.csv", transactions),
+        ])
+        defer { try? FileManager.default.removeItem(at: run.folder) }
+        let rows = try Self.lines(run.out, "transactions.csv")
+        #expect(rows.first == WarehouseLayout.transactions.columns.map(\.name).joined(separator: ","))
+        // The exact duplicate and the sandbox row are rows too; the bad timestamp is not.
+        #expect(
+            Array(rows.dropFirst()) == [
+                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false",
+                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false",
+                "t2,,=cmd,coins.100,consumable,2024-01-01T00:00:00.000000Z,,,family_shared,sandbox,1,,,,false",
+                "t4,,orphan,\"say \"\"hi\"\"\",non_consumable,2024-01-02T00:00:00.500000Z,,,purchased,production,,,,,false",
+            ])
+        #expect(run.written.transactions == 4)
+        let customerRows = try Self.lines(run.out, "customers.csv")
+        #expect(
+            Array(customerRows.dropFirst()) == [
+                "=cmd,ios,300,,production,,,false,false,false,customers_file,false",
+                "\"a,b\",ios,200,2023-01-01T00:00:00.000000Z,production,,,false,false,false,customers_file,false",
+                "orphan,,,,production,,,true,false,false,,false",
+            ])
+        let rejected = try Self.lines(run.out, "rejected.csv")
+        #expect(rejected.count == 2)
+        #expect(
+            rejected[1].hasSuffix("transactions.csv,5,5,purchase_date,purchase_date: invalid timestamp 'not a time'"))
+        let manifest = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: run.out.appendingPathComponent("manifest.json")))
+        let inputs = (manifest as? [String: Any])?["inputs"] as? [[String: Any]]
+        #expect(inputs?.map { $0["rows_read"] as? Int } == [2, 5])
+        let schema = try String(contentsOf: run.out.appendingPathComponent("schema.sql"), encoding: .utf8)
+        #expect(schema.contains("CREATE TABLE transactions (\n    transaction_id VARCHAR NOT NULL,"))
+    }
+
+    /// Parsers of many ranges at once write the same file as one parser.
+    @Test func rowOrderDoesNotDependOnHowTheFileWasCut() throws {
+        var transactions = "transaction_id,customer_id,product_id,product_type,purchase_date\n"
+        for index in 0..<3000 {
+            let second = index % 60 < 10 ? "0\(index % 60)" : "\(index % 60)"
+            transactions += "t\(index),c\(index % 97),pro.monthly,auto_renewable,2024-01-01T00:00:\(second)Z\n"
+        }
+        let files = [FixtureFile("transactions.csv", transactions)]
+        let whole = try Self.normalize(files, ingest: Self.options(parts: 1, minimumPartSize: 1 << 30))
+        defer { try? FileManager.default.removeItem(at: whole.folder) }
+        let cut = try Self.normalize(files, ingest: Self.options(parts: 24, minimumPartSize: 512))
+        defer { try? FileManager.default.removeItem(at: cut.folder) }
+        // The rejected rows name their folders, which differ.
+        for table in WarehouseLayout.inputTables {
+            let left = try Data(contentsOf: whole.out.appendingPathComponent(table.fileName))
+            let right = try Data(contentsOf: cut.out.appendingPathComponent(table.fileName))
+            #expect(left.count == right.count && left == right, "\(table.fileName) differs")
+        }
+        #expect(try Self.lines(cut.out, "transactions.csv").count == 3001)
+    }
+
+    /// A folder normalize wrote is replaced whole; any other is left alone.
+    @Test func replacesOnlyItsOwnFolder() throws {
+        let files = [FixtureFile("customers.csv", "customer_id,platform\nc1,ios\n")]
+        let first = try Self.normalize(files)
+        defer { try? FileManager.default.removeItem(at: first.folder) }
+        let second = try Self.normalize(
+            [FixtureFile("customers.csv", "customer_id,platform\nc1,ios\nc2,macos\n")], into: first.folder)
+        #expect(second.written.customers == 2)
+        #expect(try Self.lines(second.out, "customers.csv").count == 3)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: first.folder.path).filter {
+            $0.hasPrefix(".")
+        }
+        #expect(leftovers.isEmpty)
+
+        let other = first.folder.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: other.appendingPathComponent("notes.txt"))
+        let policy = try PolicyLoader.load(path: first.folder.appendingPathComponent("policy.json").path)
+        #expect(throws: GrandfatherError.self) {
+            try NormalizedFolder.write(
+                AuditSettings(policy: policy, asOf: Instant(seconds: 1_700_000_000)),
+                inputs: [first.folder.appendingPathComponent("customers.csv").path], out: other.path)
+        }
+        #expect(try String(contentsOf: other.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
+    }
+}
