@@ -11,7 +11,7 @@ struct GrandfatherCommand: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             AuditCommand.self, ValidateCommand.self, CompareCommand.self, ExplainCommand.self, FlagsCommand.self,
-            NormalizeCommand.self,
+            NormalizeCommand.self, SQLCommand.self, LayoutCommand.self,
         ]
     )
 

@@ -12,7 +12,8 @@ struct NormalizeCommand: ParsableCommand, LoggingCommand {
             Writes OUT/customers.csv, customer_fact_sources.csv, transactions.csv (every accepted row, \
             duplicates and sandbox rows included), product_entitlements.csv, service_entitlements.csv, \
             merged_ids.csv, rejected.csv, schema.sql and manifest.json. The folder is built beside OUT and \
-            moved into place whole; a folder normalize wrote before is replaced. Exit codes as for audit.
+            moved into place whole; a folder normalize wrote before is replaced. Exit codes as for audit; past \
+            max_rejected_fraction (exit 3) nothing is written.
             """
     )
 
@@ -44,5 +45,9 @@ struct NormalizeCommand: ParsableCommand, LoggingCommand {
                 "out": .string(out), "customers": "\(written.customers)", "transactions": "\(written.transactions)",
                 "rejected": "\(written.rejected)",
             ])
+        print(
+            TerminalText.safe(
+                "\(written.customers) customers, \(written.transactions) transaction rows, \(written.rejected) rejected "
+                    + "of \(written.rowsRead) rows read → \(out)"))
     }
 }

@@ -15,6 +15,16 @@ import Testing
         #expect(table == FlagTable.markdown(), "README.md flag table is stale: run scripts/update-docs")
     }
 
+    @Test func readmeWarehouseLayoutIsCurrent() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- warehouse-layout:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- warehouse-layout:end -->"))
+        let table = String(readme[begin.upperBound..<end.lowerBound])
+        #expect(table == WarehouseLayout.markdown(), "README.md warehouse layout is stale: run scripts/update-docs")
+        let cli = try CLI()
+        #expect(try cli.run(["layout"]).stdout == WarehouseLayout.markdown())
+    }
+
     @Test func flagsCommandPrintsTheCatalog() throws {
         let cli = try CLI()
         let result = try cli.run(["flags"])

@@ -35,6 +35,7 @@ public enum NormalizedFolder {
 
     /// Reads `inputs` under `settings` and writes the folder `out`, replacing a folder this
     /// command wrote before; any other file or folder of that name is left alone (an error).
+    /// Rejected rows over the policy's `max_rejected_fraction` write nothing (exit 3).
     public static func write(
         _ settings: AuditSettings, inputs: [String], out: String, progress: ProgressSink? = nil
     ) throws(GrandfatherError) -> Written {
@@ -49,6 +50,13 @@ public enum NormalizedFolder {
         let log = RecordLog(inputs: inputs)
         let audit = try Pipeline.audits(
             [settings], inputs: inputs, progress: progress, hooks: hooks, recordLog: log)[0]
+        // As `audit` leaves `latest` where it was, a folder the warehouse loads is not replaced
+        // by one past the data-quality threshold.
+        if audit.exceedsRejectionThreshold {
+            throw .dataQuality(
+                rejected: audit.rowsRejected, read: audit.rowsRead, maximumFraction: audit.policy.maxRejectedFraction,
+                runFolder: nil)
+        }
         let building = sibling(of: out, tag: "normalizing")
         try FileSystem.makeFreshDirectory(building)
         do {

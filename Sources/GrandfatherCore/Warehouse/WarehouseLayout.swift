@@ -148,3 +148,19 @@ public enum WarehouseLayout {
     /// Every table a normalized folder holds.
     public static let tables = inputTables + [rejected]
 }
+
+extension WarehouseLayout {
+    /// Every table column by column, as the README documents it (`grandfather layout`).
+    public static func markdown() -> String {
+        var text = ""
+        for table in tables {
+            text += "\n`\(table.fileName)`: \(table.meaning)\n\n"
+            text += "| column | type | required | meaning |\n| --- | --- | --- | --- |\n"
+            for column in table.columns {
+                text +=
+                    "| `\(column.name)` | \(column.type.rawValue) | \(column.required ? "yes" : "no") | \(column.meaning) |\n"
+            }
+        }
+        return String(text.dropFirst())
+    }
+}

@@ -1,0 +1,130 @@
+/// What every rule's SQL is written against: the dialect's spelling of literals and the few
+/// functions that differ between engines, and the names of the tables. The rules themselves
+/// use only what all four dialects share (CASE, EXISTS, window functions, LIKE, TRANSLATE).
+struct SQLContext: Sendable {
+    let dialect: WarehouseDialect
+    /// Put before every table the script creates (`gf_`; may name a schema, `audit.gf_`).
+    let prefix: String
+    let tables: InputTables
+
+    /// The input tables, as the warehouse names them.
+    struct InputTables: Sendable {
+        var customers = WarehouseLayout.customers.name
+        var transactions = WarehouseLayout.transactions.name
+        var productEntitlements = WarehouseLayout.productEntitlements.name
+        var serviceEntitlements = WarehouseLayout.serviceEntitlements.name
+    }
+
+    /// A result table the script creates.
+    func table(_ name: String) -> String { prefix + name }
+
+    /// A table the script creates for its own later statements: of the session, so named
+    /// without the schema a prefix may name.
+    func workTable(_ name: String) -> String {
+        String(prefix.split(separator: ".", omittingEmptySubsequences: false).last ?? "") + name
+    }
+
+    /// The dialect's name for a layout type.
+    func type(_ type: WarehouseLayout.ColumnType) -> String {
+        WarehouseDialect.typeName(type, in: dialect)
+    }
+
+    /// A NULL of `type`, which every engine can union with a typed column.
+    func null(_ type: WarehouseLayout.ColumnType) -> String {
+        "CAST(NULL AS \(self.type(type)))"
+    }
+
+    /// A table of literal rows with `columns`, empty when `rows` is (no dialect reads an empty
+    /// VALUES list, and BigQuery reads none at all).
+    func rows(_ columns: [(String, WarehouseLayout.ColumnType)], _ rows: [[String]]) -> String {
+        guard !rows.isEmpty else {
+            let nulls = columns.map { "\(null($0.1)) AS \($0.0)" }.joined(separator: ", ")
+            return "SELECT \(nulls) FROM (SELECT 1 AS one) AS nothing WHERE 1 = 0"
+        }
+        return rows.map { row in
+            "SELECT " + zip(row, columns).map { "\($0) AS \($1.0)" }.joined(separator: ", ")
+        }.joined(separator: "\nUNION ALL ")
+    }
+
+    /// A string literal. DuckDB reads backslashes as text; the others read them as escapes.
+    func literal(_ text: String) -> String {
+        guard dialect != .duckdb else { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        var out = "'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "'": out += "\\'"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "'"
+    }
+
+    func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    /// An instant as a UTC timestamp literal, to the microsecond.
+    func literal(_ instant: Instant) -> String {
+        var text = Instant(microseconds: instant.microseconds).iso8601
+        // `2024-03-01T00:00:00Z` → `2024-03-01 00:00:00.000000`.
+        text.removeLast()
+        text = text.replacingOccurrences(of: "T", with: " ")
+        if !text.contains(".") { text += ".000000" }
+        while text.count < 26 { text += "0" }
+        switch dialect {
+        case .duckdb, .spark: return "TIMESTAMP '\(text)'"
+        case .bigquery: return "TIMESTAMP '\(text)+00'"
+        case .snowflake: return "CAST('\(text)' AS TIMESTAMP_NTZ)"
+        }
+    }
+
+    /// `timestamp` plus a whole number of seconds.
+    func adding(seconds: Int64, to timestamp: String) -> String {
+        switch dialect {
+        case .duckdb, .spark: return "\(timestamp) + INTERVAL '\(seconds)' SECOND"
+        case .bigquery: return "TIMESTAMP_ADD(\(timestamp), INTERVAL \(seconds) SECOND)"
+        case .snowflake: return "DATEADD(second, \(seconds), \(timestamp))"
+        }
+    }
+
+    /// The `index`th (from 1) dot-separated part of `text`, `''` past the last.
+    func part(_ text: String, _ index: Int) -> String {
+        switch dialect {
+        case .duckdb, .spark, .snowflake: return "SPLIT_PART(\(text), '.', \(index))"
+        case .bigquery: return "COALESCE(SPLIT(\(text), '.')[SAFE_OFFSET(\(index - 1))], '')"
+        }
+    }
+
+    /// `text` without its leading zeros.
+    func withoutLeadingZeros(_ text: String) -> String {
+        switch dialect {
+        case .duckdb, .bigquery, .snowflake: return "LTRIM(\(text), '0')"
+        case .spark: return "TRIM(LEADING '0' FROM \(text))"
+        }
+    }
+
+    /// The statement that makes `name` the result of `query` for the rest of the script.
+    func createWorkTable(_ name: String, _ query: String) -> String {
+        switch dialect {
+        case .duckdb: return "CREATE OR REPLACE TEMP TABLE \(name) AS\n\(query);"
+        case .spark:
+            // A session that ran the script before holds the view: dropped first.
+            return "UNCACHE TABLE IF EXISTS \(name);\nDROP VIEW IF EXISTS \(name);\nCACHE TABLE \(name) AS\n\(query);"
+        case .bigquery: return "CREATE TEMP TABLE \(name) AS\n\(query);"
+        case .snowflake: return "CREATE OR REPLACE TEMPORARY TABLE \(name) AS\n\(query);"
+        }
+    }
+
+    /// The statement that makes the result table `name` from `query`, replacing an older one.
+    func createResultTable(_ name: String, _ query: String) -> String {
+        switch dialect {
+        case .spark: return "DROP TABLE IF EXISTS \(name);\nCREATE TABLE \(name) USING parquet AS\n\(query);"
+        case .duckdb, .bigquery, .snowflake: return "CREATE OR REPLACE TABLE \(name) AS\n\(query);"
+        }
+    }
+}

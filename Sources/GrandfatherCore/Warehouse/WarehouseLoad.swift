@@ -1,0 +1,48 @@
+/// `grandfather sql --load DIR`: the statements that create the input tables from a
+/// `normalize` folder's CSV files, typed as the layout says, for the two engines that run here.
+/// A malformed file fails the load (DuckDB's strict reader, Spark's FAILFAST), never a row
+/// quietly read as NULL.
+enum WarehouseLoad {
+    /// The tables the classification reads, in `sql`'s names.
+    static func statements(folder: String, _ sql: SQLContext) throws(GrandfatherError) -> [String] {
+        let tables: [(WarehouseLayout.Table, String)] = [
+            (WarehouseLayout.customers, sql.tables.customers),
+            (WarehouseLayout.transactions, sql.tables.transactions),
+            (WarehouseLayout.productEntitlements, sql.tables.productEntitlements),
+            (WarehouseLayout.serviceEntitlements, sql.tables.serviceEntitlements),
+        ]
+        return try tables.map { (table, name) throws(GrandfatherError) in
+            let path = FileSystem.join(folder, table.fileName)
+            switch sql.dialect {
+            case .duckdb: return duckDB(table, name: name, path: path, sql)
+            case .spark: return spark(table, name: name, path: path, sql)
+            case .bigquery, .snowflake:
+                throw .usage(
+                    "--load is for duckdb and spark; load the normalize folder into \(sql.dialect.rawValue) with its own tools (README, \"When one machine is not enough\")"
+                )
+            }
+        }
+    }
+
+    private static func duckDB(_ table: WarehouseLayout.Table, name: String, path: String, _ sql: SQLContext) -> String
+    {
+        let columns = table.columns.map { "\(sql.literal($0.name)): \(sql.literal(sql.type($0.type)))" }
+        return """
+            CREATE OR REPLACE TABLE \(name) AS SELECT * FROM read_csv(
+                \(sql.literal(path)), header = true, delim = ',', quote = '"', escape = '"', nullstr = '',
+                auto_detect = false, strict_mode = true, timestampformat = '%Y-%m-%dT%H:%M:%S.%fZ',
+                columns = {\(columns.joined(separator: ", "))});
+            """
+    }
+
+    private static func spark(_ table: WarehouseLayout.Table, name: String, path: String, _ sql: SQLContext) -> String {
+        let columns = table.columns.map { "\($0.name) \(sql.type($0.type))" }
+        return """
+            CREATE OR REPLACE TEMPORARY VIEW \(name) (\(columns.joined(separator: ", ")))
+            USING csv OPTIONS (
+                path \(sql.literal(path)), header 'true', multiLine 'true', quote '"', escape '"', mode 'FAILFAST',
+                timestampFormat \(sql.literal("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")), nullValue '',
+                ignoreLeadingWhiteSpace 'false', ignoreTrailingWhiteSpace 'false');
+            """
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import GrandfatherCore
+
+/// Issue 17's parity: for every data set, `normalize` → `sql` run in DuckDB and in Spark
+/// (local mode) by `scripts/warehouse-run` gives exactly the classes, flags and entitlements
+/// (source, transaction and expiry included) of `audit`'s snapshot, for every customer.
+@Suite(.serialized) struct WarehouseParityTests {
+    /// One data set: its inputs, policy and as-of, copied into a CLI's folder.
+    struct DataSet: Sendable, CustomStringConvertible {
+        var name: String
+        var folder: URL
+        var policy: String
+        var asOf: String
+        var inputs: [String]
+        /// Files copied beside the inputs (a trusted root) and the options that name them.
+        var extraFiles: [String] = []
+        var options: [String] = []
+
+        var description: String { name }
+    }
+
+    static let repository = SampleData.folder.deletingLastPathComponent()
+
+    static var dataSets: [DataSet] {
+        get throws {
+            let conformance = try Conformance.folder
+            let apple = SampleData.folder.appendingPathComponent("apple")
+            let revenueCat = SampleData.folder.appendingPathComponent("revenuecat")
+            return [
+                DataSet(
+                    name: "sample-data", folder: SampleData.folder, policy: "policy.json", asOf: SampleData.asOf,
+                    inputs: SampleData.inputs),
+                DataSet(
+                    name: "conformance", folder: conformance, policy: "policy.json", asOf: Conformance.asOf,
+                    inputs: ["customers.csv", "transactions.csv", "transactions.jsonl"]),
+                DataSet(
+                    name: "conformance-noplatform", folder: conformance, policy: "policy-noplatform.json",
+                    asOf: Conformance.asOf, inputs: ["customers.csv", "transactions.csv", "transactions.jsonl"]),
+                DataSet(
+                    name: "apple", folder: apple, policy: "policy.json", asOf: AppStoreSampleTests.asOf,
+                    inputs: AppStoreSampleTests.appleInputs, extraFiles: ["sample-root.der"],
+                    options: ["--trusted-root", "sample-root.der"]),
+                DataSet(
+                    name: "revenuecat", folder: revenueCat, policy: "policy.json", asOf: "2026-11-01T00:00:00Z",
+                    inputs: [
+                        "subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv",
+                        "webhooks.jsonl",
+                    ]),
+            ]
+        }
+    }
+
+    /// What one customer came out as, in every column the parity covers.
+    struct Answer: Equatable, CustomStringConvertible {
+        var facts: [String?]
+        var flags: [String] = []
+        var entitlements: [[String?]] = []
+
+        var description: String { "\(facts) flags=\(flags) entitlements=\(entitlements)" }
+    }
+
+    @Test(arguments: ["duckdb", "spark"]) func everyCustomerAgreesWithTheAudit(engine: String) throws {
+        let cli = try CLI()
+        var folders: [(DataSet, String)] = []
+        for set in try Self.dataSets + [try Self.generated(in: cli)] {
+            folders.append((set, try Self.prepare(set, engine: engine, in: cli)))
+        }
+        let run = try Self.warehouseRun(engine: engine, folders: folders.map(\.1))
+        try #require(run.status == 0, "warehouse-run failed: \(run.stderr)")
+        for (set, folder) in folders {
+            let audit = try Self.auditAnswers(cli.path("\(set.name)-out/latest/snapshot.sqlite"))
+            let warehouse = try Self.warehouseAnswers(folder)
+            #expect(audit.count > 0, "\(set.name): no customers")
+            #expect(Set(audit.keys) == Set(warehouse.keys), "\(set.name): the customers differ")
+            var mismatches = 0
+            for (customer, answer) in audit.sorted(by: { $0.key < $1.key }) where warehouse[customer] != answer {
+                mismatches += 1
+                if mismatches <= 20 {
+                    Issue.record(
+                        "\(set.name) \(customer): audit says \(answer); \(engine) says \(warehouse[customer].map(\.description) ?? "nothing")"
+                    )
+                }
+            }
+            #expect(mismatches == 0, "\(set.name): \(mismatches) customers differ")
+            let engineFile = try String(contentsOfFile: folder + "/engine.json", encoding: .utf8)
+            #expect(engineFile.contains("\"engine\": \"\(engine)\""))
+        }
+    }
+
+    /// Copies the set, audits it, normalizes it and writes the engine's script into the folder.
+    static func prepare(_ set: DataSet, engine: String, in cli: CLI) throws -> String {
+        let own = set.name + "-files"
+        try FileManager.default.createDirectory(atPath: cli.path(own), withIntermediateDirectories: true)
+        for name in set.inputs + set.extraFiles + [set.policy] {
+            try cli.copy(set.folder.appendingPathComponent(name), as: own + "/" + name)
+        }
+        let policy = own + "/" + set.policy
+        let options = set.options.map { $0.hasSuffix(".der") ? own + "/" + $0 : $0 }
+        let inputs = set.inputs.map { own + "/" + $0 }
+        let audit = try cli.run(
+            ["audit", "--policy", policy, "--as-of", set.asOf, "--out", set.name + "-out"] + options + inputs)
+        try #require(audit.status == 0, "\(set.name): audit failed: \(audit.stderr)")
+        let normalized = set.name + "-normalized"
+        let normalize = try cli.run(
+            ["normalize", "--policy", policy, "--as-of", set.asOf, "--out", normalized] + options + inputs)
+        try #require(normalize.status == 0, "\(set.name): normalize failed: \(normalize.stderr)")
+        let sql = try cli.run([
+            "sql", "--policy", policy, "--as-of", set.asOf, "--dialect", engine, "--load", cli.path(normalized),
+        ])
+        try #require(sql.status == 0, "\(set.name): sql failed: \(sql.stderr)")
+        try Data(sql.stdout.utf8).write(to: URL(fileURLWithPath: cli.path(normalized + "/audit.sql")))
+        return cli.path(normalized)
+    }
+
+    /// bench/generate.py's data (quoted line breaks, duplicates, conflicts, orphans, sandbox
+    /// rows), 10,000 customers under the benchmark's policy.
+    static func generated(in cli: CLI) throws -> DataSet {
+        let folder = URL(fileURLWithPath: cli.path("generated-source"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", repository.appendingPathComponent("bench/generate.py").path, "--customers", "10000", "--seed",
+            "17", "--out", folder.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "bench/generate.py failed")
+        try FileManager.default.copyItem(
+            at: repository.appendingPathComponent("bench/policy.json"), to: folder.appendingPathComponent("policy.json")
+        )
+        return DataSet(
+            name: "generated-10k", folder: folder, policy: "policy.json", asOf: "2026-11-01T00:00:00Z",
+            inputs: ["customers.csv", "transactions.csv"])
+    }
+
+    static func warehouseRun(engine: String, folders: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = repository.appendingPathComponent("scripts/warehouse-run")
+        process.arguments = ["--engine", engine] + folders
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// The snapshot's answers, instants read as instants.
+    static func auditAnswers(_ path: String) throws -> [String: Answer] {
+        let queue = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
+        return try queue.read { db in
+            var answers: [String: Answer] = [:]
+            let customers = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT customer_id, platform, original_app_version, original_purchase_date, environment, class
+                    FROM customers
+                    """)
+            for row in customers {
+                let id: String = row["customer_id"]
+                answers[id] = Answer(
+                    facts: [
+                        row["platform"], row["original_app_version"], instant(row["original_purchase_date"]),
+                        row["environment"], row["class"],
+                    ])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT customer_id, flag FROM customer_flags ORDER BY flag") {
+                answers[row["customer_id"] as String]?.flags.append(row["flag"])
+            }
+            let grants = try Row.fetchAll(
+                db, sql: "SELECT customer_id, entitlement, source, transaction_id, expires_date FROM entitlements")
+            for row in grants {
+                answers[row["customer_id"] as String]?.entitlements.append([
+                    row["entitlement"], row["source"], row["transaction_id"], instant(row["expires_date"]),
+                ])
+            }
+            return answers.mapValues { answer in
+                var sorted = answer
+                sorted.entitlements.sort { $0.map { $0 ?? "" }.lexicographicallyPrecedes($1.map { $0 ?? "" }) }
+                return sorted
+            }
+        }
+    }
+
+    /// The exported result tables' answers.
+    static func warehouseAnswers(_ folder: String) throws -> [String: Answer] {
+        var answers: [String: Answer] = [:]
+        for row in try table(folder + "/gf_customers.csv") {
+            answers[row["customer_id"] ?? ""] = Answer(
+                facts: [
+                    row["platform"], row["original_app_version"], instant(row["original_purchase_date"]),
+                    row["environment"], row["class"],
+                ])
+        }
+        let flags = try table(folder + "/gf_customer_flags.csv").sorted { ($0["flag"] ?? "") < ($1["flag"] ?? "") }
+        for row in flags {
+            answers[row["customer_id"] ?? "", default: Answer(facts: [])].flags.append(row["flag"] ?? "")
+        }
+        for row in try table(folder + "/gf_entitlements.csv") {
+            answers[row["customer_id"] ?? "", default: Answer(facts: [])].entitlements.append([
+                row["entitlement"], row["source"], row["transaction_id"], instant(row["expires_date"]),
+            ])
+        }
+        return answers.mapValues { answer in
+            var sorted = answer
+            sorted.entitlements.sort { $0.map { $0 ?? "" }.lexicographicallyPrecedes($1.map { $0 ?? "" }) }
+            return sorted
+        }
+    }
+
+    /// An instant's text in one form (microseconds since the epoch), whatever fraction it shows.
+    static func instant(_ text: String?) -> String? {
+        guard let text else { return nil }
+        guard case .success(let instant) = TimestampParser(defaultZone: nil).parse(text) else { return "bad:" + text }
+        return String(instant.microseconds)
+    }
+
+    /// A CSV file's rows by column name (an empty cell is left out: absent), RFC 4180.
+    static func table(_ path: String) throws -> [[String: String]] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var inQuotes = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if inQuotes {
+                if character == "\"" {
+                    let next = text.index(after: index)
+                    if next < text.endIndex, text[next] == "\"" {
+                        field.append("\"")
+                        index = next
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    field.append(character)
+                }
+            } else if character == "\"" {
+                inQuotes = true
+            } else if character == "," {
+                record.append(field)
+                field = ""
+            } else if character == "\n" {
+                record.append(field)
+                records.append(record)
+                record = []
+                field = ""
+            } else {
+                field.append(character)
+            }
+            index = text.index(after: index)
+        }
+        guard let header = records.first else { return [] }
+        return records.dropFirst().map { values in
+            var row: [String: String] = [:]
+            for (name, value) in zip(header, values) where !value.isEmpty { row[name] = value }
+            return row
+        }
+    }
+}

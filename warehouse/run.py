@@ -1,0 +1,152 @@
+"""Runs grandfather's SQL on normalize folders and exports the result tables.
+
+    scripts/warehouse-run --engine duckdb|spark [--master URL] [--sql FILE] [--prefix gf_] DIR [DIR ...]
+
+Each DIR is a `grandfather normalize` folder. The script run on it is DIR/audit.sql (or
+--sql FILE, with one DIR), which `grandfather sql --load DIR` writes. The three result
+tables are exported into DIR as gf_customers.csv, gf_customer_flags.csv and
+gf_entitlements.csv (header row, RFC 4180, instants as ISO-8601 UTC with `Z` and six
+fraction digits, sorted), with engine.json naming the engine: what
+`grandfather audit --results DIR` reads. Spark runs every DIR in one session (local[2] by
+default; README, "When one machine is not enough", for a cluster).
+"""
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import tempfile
+
+RESULTS = {
+    "customers": ["customer_id", "platform", "original_app_version", "original_purchase_date", "environment", "class"],
+    "customer_flags": ["customer_id", "flag"],
+    "entitlements": ["customer_id", "entitlement", "source", "transaction_id", "expires_date"],
+}
+INSTANTS = {"original_purchase_date", "expires_date"}
+
+
+def statements(script):
+    """The script's statements: it ends each with `;` at a line's end, and its literals hold
+    no raw line breaks, so splitting there is exact. Comment-only chunks are dropped."""
+    chunks = []
+    for chunk in script.split(";\n"):
+        lines = [line for line in chunk.splitlines() if line.strip() and not line.strip().startswith("--")]
+        if lines:
+            chunks.append(chunk.strip().rstrip(";"))
+    return chunks
+
+
+def atomic_csv(path, header, rows):
+    folder = os.path.dirname(path) or "."
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".export-")
+    try:
+        with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(header)
+            for row in rows:
+                writer.writerow(["" if value is None else value for value in row])
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def write_engine(folder, engine, version):
+    atomic_text(os.path.join(folder, "engine.json"),
+                json.dumps({"engine": engine, "dialect": engine, "version": version}, sort_keys=True) + "\n")
+
+
+def atomic_text(path, text):
+    folder = os.path.dirname(path) or "."
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".export-")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(temporary, path)
+
+
+def run_duckdb(folders, scripts, prefix):
+    import duckdb
+
+    for folder, script in zip(folders, scripts):
+        con = duckdb.connect()
+        con.execute("SET TimeZone = 'UTC'")
+        try:
+            con.execute(script)
+        except duckdb.Error as error:
+            raise SystemExit(f"warehouse-run: {folder}: DuckDB failed: {error}")
+        for table, columns in RESULTS.items():
+            select = ", ".join(
+                f"strftime({c}, '%Y-%m-%dT%H:%M:%S.%fZ') AS {c}" if c in INSTANTS else c for c in columns)
+            order = ", ".join(columns)
+            rows = con.execute(f"SELECT {select} FROM {prefix}{table} ORDER BY {order}").fetchall()
+            atomic_csv(os.path.join(folder, f"gf_{table}.csv"), columns, rows)
+        write_engine(folder, "duckdb", duckdb.__version__)
+        con.close()
+
+
+def run_spark(folders, scripts, prefix, master):
+    from pyspark.sql import SparkSession
+    import pyspark
+
+    warehouse = tempfile.mkdtemp(prefix="grandfather-spark-")
+    spark = (SparkSession.builder.master(master).appName("grandfather")
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.warehouse.dir", warehouse)
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.shuffle.partitions", os.environ.get("GRANDFATHER_SPARK_PARTITIONS", "8"))
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        for folder, script in zip(folders, scripts):
+            for statement in statements(script):
+                try:
+                    spark.sql(statement)
+                except Exception as error:  # Spark raises its own exception types
+                    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    raise SystemExit(f"warehouse-run: {folder}: Spark failed: {first}")
+            for table, columns in RESULTS.items():
+                select = ", ".join(
+                    f"date_format({c}, \"yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'\") AS {c}" if c in INSTANTS else c
+                    for c in columns)
+                order = ", ".join(columns)
+                frame = spark.sql(f"SELECT {select} FROM {prefix}{table} ORDER BY {order}")
+                atomic_csv(os.path.join(folder, f"gf_{table}.csv"), columns,
+                           (tuple(row) for row in frame.toLocalIterator()))
+            write_engine(folder, "spark", pyspark.__version__)
+    finally:
+        spark.stop()
+        shutil.rmtree(warehouse, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="warehouse-run", description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", required=True, choices=["duckdb", "spark"])
+    parser.add_argument("--master", default="local[2]", help="Spark's master URL (default local[2])")
+    parser.add_argument("--sql", help="the script to run (default DIR/audit.sql)")
+    parser.add_argument("--prefix", default="gf_", help="the prefix the script was written with")
+    parser.add_argument("folders", nargs="+", metavar="DIR")
+    args = parser.parse_args()
+    if args.sql and len(args.folders) != 1:
+        parser.error("--sql names the script of one DIR")
+    scripts = []
+    for folder in args.folders:
+        path = args.sql or os.path.join(folder, "audit.sql")
+        if not os.path.isfile(os.path.join(folder, "manifest.json")):
+            raise SystemExit(f"warehouse-run: {folder} is not a grandfather normalize folder (no manifest.json)")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                scripts.append(handle.read())
+        except OSError as error:
+            raise SystemExit(f"warehouse-run: cannot read {path}: {error.strerror}")
+    if args.engine == "duckdb":
+        run_duckdb(args.folders, scripts, args.prefix)
+    else:
+        run_spark(args.folders, scripts, args.prefix, args.master)
+
+
+if __name__ == "__main__":
+    main()
