@@ -115,10 +115,14 @@ enum AuditFixture {
     /// files of the fixture's folder. The files are written into `folder` when one is given,
     /// and left there for the test to look at (and remove); otherwise into a fresh folder,
     /// removed when the run ends. `ingest` says how large files are cut into ranges.
+    ///
+    /// Every run is also classified by the SQL twin (`SQLTwin`: `grandfather sql` in DuckDB),
+    /// and a customer it answers otherwise is an issue of the calling test.
     static func run(
         _ files: [FixtureFile], policy: PolicySpec = PolicySpec(), asOf: String = defaultAsOf,
         binaryFiles: [(name: String, bytes: [UInt8])] = [], signatures: SignatureChecks = SignatureChecks(),
-        in given: URL? = nil, ingest: IngestOptions = IngestOptions()
+        in given: URL? = nil, ingest: IngestOptions = IngestOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> FixtureRun {
         let folder =
             given
@@ -145,20 +149,22 @@ enum AuditFixture {
         }
         var hooks = TestHooks()
         hooks.ingest = ingest
-        let audit = try Pipeline.audits(
-            [AuditSettings(policy: loaded, asOf: instant, signatures: checks)], inputs: inputs, hooks: hooks)[0]
+        let settings = AuditSettings(policy: loaded, asOf: instant, signatures: checks)
+        let audit = try Pipeline.audits([settings], inputs: inputs, hooks: hooks)[0]
+        try SQLTwin.check(
+            audit, inputs: inputs, settings: settings, folder: folder, hooks: hooks, sourceLocation: sourceLocation)
         return FixtureRun(audit: audit, folder: folder.path)
     }
 
     /// Runs the pipeline over a customers CSV and a transactions CSV (either may be left out).
     static func run(
         customers: String? = nil, transactions: String? = nil, policy: PolicySpec = PolicySpec(),
-        asOf: String = defaultAsOf
+        asOf: String = defaultAsOf, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> FixtureRun {
         var files: [FixtureFile] = []
         if let customers { files.append(FixtureFile("customers.csv", customers)) }
         if let transactions { files.append(FixtureFile("transactions.csv", transactions)) }
-        return try run(files, policy: policy, asOf: asOf)
+        return try run(files, policy: policy, asOf: asOf, sourceLocation: sourceLocation)
     }
 
     /// The error the pipeline throws for `files`, or `nil` when it succeeds.
