@@ -2,7 +2,7 @@
 """Benchmark: Grandfather against the DuckDB script on the same generated data.
 
     python3 bench/run.py [--customers N] [--runs R] [--seed S] [--history-factor K] [--debug]
-                         [--jsonl] [--sde] [--binary PATH] [--baseline-binary PATH]
+                         [--jsonl] [--sde] [--sql] [--binary PATH] [--baseline-binary PATH]
 
 Run it through scripts/bench, which first installs what it needs (scripts/bootstrap, and
 DuckDB with pip when `import duckdb` fails). This script:
@@ -22,6 +22,13 @@ before a refactor, from scripts/compare-builds) as one more tool, right after th
 grandfather in each round, with the same command and its own output folder; prints the
 ratios candidate/baseline of the median wall time and peak RSS, and exits 1 unless both give
 the same classes and flags.
+
+With --sql it also times the warehouse path of issue 17 as a third tool, in two steps that
+add up to it: `grandfather normalize` of the same files (gf-normalize), and the script of
+`grandfather sql --dialect duckdb --load` run in DuckDB with the result tables exported
+(duckdb-sql, warehouse/run.py, on the folder the first round's normalize wrote). It prints
+the path's total against both, and exits 1 unless the SQL's classes and flags are the
+snapshot's for every customer.
 
 The last run's outputs stay in .bench-data/last-run/ for inspection.
 """
@@ -268,6 +275,24 @@ def same_answers(a, b, leave_out_orphans_of_a=False):
     return read(a) == read(b)
 
 
+def same_as_sql(snapshot, folder):
+    """Whether the SQL's exported gf_customers and gf_customer_flags hold the snapshot's
+    classes and flags for every customer."""
+    db = sqlite3.connect("file:%s?mode=ro" % snapshot, uri=True)
+    try:
+        want = (sorted(db.execute("SELECT customer_id, class FROM customers")),
+                sorted(db.execute("SELECT customer_id, flag FROM customer_flags")))
+    finally:
+        db.close()
+
+    def rows(name, columns):
+        with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
+            return sorted(tuple(r[c] for c in columns) for r in csv.DictReader(f))
+    got = (rows("gf_customers.csv", ["customer_id", "class"]),
+           rows("gf_customer_flags.csv", ["customer_id", "flag"]))
+    return got == want
+
+
 def measure(cmd, log_path, cwd=ROOT):
     """Runs cmd in cwd; returns (exit code, wall seconds, peak RSS in MiB, CPU seconds)."""
     with open(log_path + ".stdout", "w") as out, open(log_path + ".stderr", "w") as err:
@@ -411,6 +436,9 @@ def main():
     ap.add_argument("--sde", action="store_true",
                     help="also time grandfather on the same transactions as a RevenueCat "
                     "Scheduled Data Export (issue 16: within 1.5x of the canonical CSV)")
+    ap.add_argument("--sql", action="store_true",
+                    help="also time the warehouse path: grandfather normalize, then the DuckDB "
+                    "script of grandfather sql (issue 17)")
     ap.add_argument("--binary", help="time this grandfather binary instead of building one "
                     "(e.g. an older build to compare with)")
     ap.add_argument("--baseline-binary", metavar="PATH",
@@ -476,10 +504,26 @@ def main():
                    rel(sde_out), rel(customers_csv), rel(sde_copy(data))]
         tools.append(("gf-sde", sde_cmd, sde_out))
 
+    if a.sql:
+        normalized = os.path.join(work, "gf-normalized")
+        normalize_cmd = [rel(binary), "normalize", "--policy", POLICY, "--as-of", AS_OF, "--out",
+                         rel(normalized), rel(customers_csv), rel(transactions_csv)]
+        script = os.path.join(work, "audit.sql")
+        with open(script, "w") as f:
+            subprocess.run([binary, "sql", "--policy", POLICY, "--as-of", AS_OF, "--dialect", "duckdb",
+                            "--load", normalized], stdout=f, check=True)
+        sql_cmd = [sys.executable, "warehouse/run.py", "--engine", "duckdb", "--sql", rel(script),
+                   rel(normalized)]
+        # normalize replaces its own folder; the SQL's exports live in it too and are rewritten.
+        tools.append(("gf-normalize", normalize_cmd, None))
+        tools.append(("duckdb-sql", sql_cmd, None))
+
     results = {name: [] for name, _, _ in tools}
     for i in range(1, a.runs + 1):
         for name, cmd, out in tools:
-            if os.path.isdir(out):
+            if out is None:
+                pass
+            elif os.path.isdir(out):
                 shutil.rmtree(out)
             elif os.path.exists(out):
                 os.remove(out)
@@ -512,6 +556,11 @@ def main():
         print("  " + shell_line(jsonl_cmd))
     if a.sde:
         print("  " + shell_line(sde_cmd))
+    if a.sql:
+        print("  " + shell_line(normalize_cmd))
+        print("  " + shell_line([rel(binary), "sql", "--policy", POLICY, "--as-of", AS_OF, "--dialect",
+                                 "duckdb", "--load", rel(normalized)]) + " > " + rel(script))
+        print("  " + shell_line(sql_cmd))
     print("  (outputs removed before each run; runs alternate, grandfather first)")
     print()
     print("%-12s %14s %20s %13s   %s" % ("tool", "median wall s", "median peak RSS MiB",
@@ -550,6 +599,16 @@ def main():
                             leave_out_orphans_of_a=True)
         print("RevenueCat export and CSV runs give the same classes and flags: %s"
               % ("yes" if same else "NO"))
+        if not same:
+            return 1
+    if a.sql:
+        path = (med["gf-normalize"][0] + med["duckdb-sql"][0], max(med["gf-normalize"][1], med["duckdb-sql"][1]))
+        print("DuckDB-SQL path (normalize + SQL): wall %.2f s, peak RSS %.0f MiB; "
+              "path/Grandfather: wall %.2fx, peak RSS %.2fx; path/DuckDB script: wall %.2fx, peak RSS %.2fx" % (
+                  path[0], path[1], path[0] / med["grandfather"][0], path[1] / med["grandfather"][1],
+                  path[0] / med["duckdb"][0], path[1] / med["duckdb"][1]))
+        same = same_as_sql(os.path.join(gf_out, "latest", "snapshot.sqlite"), normalized)
+        print("The SQL in DuckDB and grandfather give the same classes and flags: %s" % ("yes" if same else "NO"))
         if not same:
             return 1
     ok = compare(os.path.join(gf_out, "latest", "snapshot.sqlite"), duck_out, manifest)
