@@ -23,6 +23,9 @@ public struct AuditRun: Sendable {
     public var progress: ProgressSink?
     /// Told what happens while the run goes on.
     public var events: (any AuditRunEvents)?
+    /// A `normalize` folder holding a warehouse's result tables: the run is made from them
+    /// (`WarehouseResults`), and the inputs are the folder's.
+    public var warehouseResults: String?
     /// Where a test makes the run fail, die or wait.
     @_spi(TestHooks) public var testHooks = TestHooks()
     /// Reads the present.
@@ -47,8 +50,9 @@ public struct AuditRun: Sendable {
         }
         let (lock, record, settings) = try begin(policy)
         let before = try previousRun()
-        let audit = try Pipeline.audits(
+        var audit = try Pipeline.audits(
             [settings], inputs: inputs, progress: progress, previous: before, hooks: testHooks)[0]
+        if let folder = warehouseResults { try WarehouseResults.apply(to: &audit, folder: folder) }
         events?.audited(audit)
         let writer = RunWriter(directory: directory, keep: keep, hooks: testHooks)
         return (audit, try writer.write(audit, run: record, processID: getpid(), lock: lock))

@@ -33,6 +33,13 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
     @Option(name: .long, help: "Seconds to wait for another run holding DIR/.lock; 0 fails at once.")
     var wait: Double = 0
 
+    @Option(
+        name: .long,
+        help:
+            "Make the run from a warehouse's results: a normalize folder holding gf_customers.csv, gf_customer_flags.csv and gf_entitlements.csv (no inputs; needs --as-of)."
+    )
+    var results: String?
+
     @OptionGroup var testHooks: TestHookOptions
 
     var logFormat: LogFormat { options.logFormat }
@@ -41,10 +48,18 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be a number of seconds, 0 or more") }
+        if results != nil {
+            guard options.inputs.isEmpty else { throw ValidationError("--results reads its folder: give no inputs") }
+            guard options.asOf != nil else {
+                throw ValidationError("--results needs the --as-of the folder was normalized at")
+            }
+        }
     }
 
     func run() throws {
         let log = EventLog.current
+        var options = self.options
+        if let results { options.inputs = try WarehouseResults.inputs(in: results) }
         let (policy, given) = try options.load(policy: policyOption.policy)
         var fields: Logger.Metadata = ["inputs": .array(options.inputs.map { .string($0) }), "out": .string(out)]
         if let given { fields["as_of"] = .string(given.iso8601) }
@@ -57,6 +72,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
         run.asOf = given
         run.signatures = options.signatureChecks
         run.progress = progress
+        run.warehouseResults = results
         run.events = RunEvents(log: log, progress: progress)
         testHooks.apply(to: &run)
         let (audit, outcome) = try run.audit(policy, inputs: options.inputs)

@@ -87,7 +87,105 @@ import Testing
             #expect(mismatches == 0, "\(set.name): \(mismatches) customers differ")
             let engineFile = try String(contentsOfFile: folder + "/engine.json", encoding: .utf8)
             #expect(engineFile.contains("\"engine\": \"\(engine)\""))
+            if engine == "duckdb" { try Self.resultsBack(set, folder: folder, in: cli) }
         }
+    }
+
+    /// Tables whose rows the runs from the warehouse must share with `audit`'s.
+    static let sharedTables = [
+        "customers", "customer_flags", "entitlements", "customer_fact_sources", "deciding_transactions", "merged_ids",
+        "rejected_rows",
+    ]
+
+    /// `audit --results` of the folder writes the reports and snapshot `audit` wrote (the run's
+    /// own description aside), and records the engine; auditing the folder's files as inputs
+    /// gives the same snapshot tables.
+    static func resultsBack(_ set: DataSet, folder: String, in cli: CLI) throws {
+        let policy = set.name + "-files/" + set.policy
+        let back = try cli.run([
+            "audit", "--results", folder, "--policy", policy, "--as-of", set.asOf, "--out", set.name + "-results",
+        ])
+        try #require(back.status == 0, "\(set.name): audit --results failed: \(back.stderr)")
+        let original = try SnapshotDump(path: cli.path("\(set.name)-out/latest/snapshot.sqlite"))
+        let fromResults = try SnapshotDump(path: cli.path("\(set.name)-results/latest/snapshot.sqlite"))
+        for table in sharedTables {
+            #expect(try original.rows(table) == fromResults.rows(table), "\(set.name): \(table) differs")
+        }
+        for report in ["customers.csv", "summary.json", "summary.md", "report.html", "rejected.csv"] {
+            let left = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(set.name)-out/latest/\(report)")))
+            let right = try Data(contentsOf: URL(fileURLWithPath: cli.path("\(set.name)-results/latest/\(report)")))
+            #expect(left == right, "\(set.name): \(report) differs")
+        }
+        #expect(
+            try fromResults.text("SELECT engine_json FROM runs")
+                == "{\"dialect\":\"duckdb\",\"engine\":\"duckdb\",\"version\":\""
+                + (try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: folder + "/engine.json")))
+                as? [String: String] ?? [:])["version", default: "?"] + "\"}")
+        #expect(try original.text("SELECT engine_json FROM runs")?.contains("\"engine\":\"grandfather\"") == true)
+
+        let files = WarehouseLayout.inputTables.map { folder + "/" + $0.fileName }
+        let reread = try cli.run(
+            ["audit", "--policy", policy, "--as-of", set.asOf, "--out", set.name + "-reread"] + files)
+        try #require(reread.status == 0, "\(set.name): auditing the folder's files failed: \(reread.stderr)")
+        let again = try SnapshotDump(path: cli.path("\(set.name)-reread/latest/snapshot.sqlite"))
+        for table in sharedTables where table != "rejected_rows" {
+            #expect(try original.rows(table) == again.rows(table), "\(set.name): \(table) differs when re-read")
+        }
+    }
+
+    /// A one-letter folder name, relative to the working folder (Foundation's path functions
+    /// trap on one).
+    @Test func normalizesIntoAOneLetterFolder() throws {
+        let cli = try CLI()
+        try cli.write(
+            "policy.json",
+            try String(contentsOf: SampleData.folder.appendingPathComponent("policy.json"), encoding: .utf8))
+        try cli.write("customers.csv", "customer_id,platform\nc1,ios\n")
+        let result = try cli.run(["normalize", "--policy", "policy.json", "--out", "w", "customers.csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("1 customers, 0 transaction rows, 0 rejected of 1 rows read → w"))
+        #expect(FileManager.default.fileExists(atPath: cli.path("w/customers.csv")))
+    }
+
+    /// A result the records do not give stops the run before anything is written, naming the
+    /// customer and both answers; without engine.json the engine is unknown.
+    @Test func resultsThatDifferFromTheRecordsAreRefused() throws {
+        let cli = try CLI()
+        let set = try Self.dataSets[0]
+        let folder = try Self.prepare(set, engine: "duckdb", in: cli)
+        let run = try Self.warehouseRun(engine: "duckdb", folders: [folder])
+        try #require(run.status == 0, "\(run.stderr)")
+        let policy = set.name + "-files/" + set.policy
+        let customers = URL(fileURLWithPath: folder + "/gf_customers.csv")
+        let original = try String(contentsOf: customers, encoding: .utf8)
+        let changed = original.replacingOccurrences(
+            of: "c01-ana-grandfathered-ios,ios,380,2023-08-14T10:22:05.000000Z,production,grandfathered",
+            with: "c01-ana-grandfathered-ios,ios,380,2023-08-14T10:22:05.000000Z,production,subscriber")
+        #expect(changed != original)
+        try Data(changed.utf8).write(to: customers)
+        let refused = try cli.run([
+            "audit", "--results", folder, "--policy", policy, "--as-of", set.asOf, "--out", "refused",
+        ])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("c01-ana-grandfathered-ios"))
+        #expect(refused.stderr.contains("the warehouse says (ios, 380, 1692008525000000, production, subscriber)"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path("refused/latest")))
+
+        try Data(original.utf8).write(to: customers)
+        try FileManager.default.removeItem(atPath: folder + "/engine.json")
+        let unknown = try cli.run([
+            "audit", "--results", folder, "--policy", policy, "--as-of", set.asOf, "--out", "unknown",
+        ])
+        #expect(unknown.status == 0, "\(unknown.stderr)")
+        let snapshot = try SnapshotDump(path: cli.path("unknown/latest/snapshot.sqlite"))
+        #expect(try snapshot.text("SELECT engine_json FROM runs") == "{\"engine\":\"unknown\"}")
+
+        let elsewhen = try cli.run([
+            "audit", "--results", folder, "--policy", policy, "--as-of", "2030-01-01T00:00:00Z", "--out", "elsewhen",
+        ])
+        #expect(elsewhen.status == 2)
+        #expect(elsewhen.stderr.contains("was normalized as of"))
     }
 
     /// Copies the set, audits it, normalizes it and writes the engine's script into the folder.

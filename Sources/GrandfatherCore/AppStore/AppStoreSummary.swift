@@ -1,5 +1,5 @@
 /// What the App Store inputs of a run amounted to, for every report and `runs`.
-public struct AppStoreSummary: Sendable, Equatable {
+public struct AppStoreSummary: Sendable, Equatable, Codable {
     /// How signatures were treated.
     public var checks: SignatureChecks
     /// App Store files read.

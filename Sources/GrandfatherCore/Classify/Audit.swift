@@ -1,3 +1,5 @@
+import Foundation
+
 /// The result of classifying every customer: what every report and the snapshot render.
 public struct Audit: Sendable {
     public var policy: Policy
@@ -24,6 +26,9 @@ public struct Audit: Sendable {
     public var serviceEntitlements: [String: Set<String>] = [:]
     /// The customer ids merged onto another customer (RevenueCat webhook events), in id order.
     var mergedIDs: [CustomerIdentities.Merged] = []
+    /// Which engine classified (the runs table's `engine_json`): Grandfather's own, or the
+    /// warehouse's `engine.json` for a run made from its results (`audit --results`).
+    public var engine = Audit.engineJSON(["engine": "grandfather", "version": ToolVersion.current])
     /// What rows said each product unlocks (`RowEntitlements`), by product id.
     var rowEntitlements: [String: Set<String>] = [:]
 
@@ -49,6 +54,13 @@ public struct Audit: Sendable {
         serviceEntitlements = ingested.serviceEntitlements
         mergedIDs = ingested.identities.merged
         rowEntitlements = ingested.rowEntitlements.byProduct
+    }
+
+    /// An engine's description as one JSON object, keys sorted.
+    static func engineJSON(_ fields: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(fields)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     public var rowsRead: Int { inputs.reduce(0) { $0 + $1.rowsRead } }

@@ -2,7 +2,8 @@
 ///
 /// Order matters twice. Recognition asks each source in turn and the first to claim a file
 /// reads it: the App Store's shapes are exact and a RevenueCat export names columns no
-/// canonical file has, so both are asked before the canonical source, which takes any other
+/// canonical file has, and a normalize folder's
+/// tables are told by their exact headers, so these are asked before the canonical source, which takes any other
 /// file as canonical CSV or JSON. Reading goes source by source in this order too, and the
 /// first customer row of an id wins (SPEC §8.7). RevenueCat's webhook events give no records
 /// but say which ids name one customer, so they are read first: every record after is filed
@@ -12,6 +13,7 @@ enum InputSources {
         RevenueCatWebhookSource.self,
         AppStoreSource.self,
         RevenueCatSource.self,
+        WarehouseSource.self,
         CanonicalSource.self,
     ]
 }

@@ -6,6 +6,10 @@ struct RecordNormalizer: Sendable {
     /// Merged customer ids and the customer each names now (`CustomerIdentities.resolved`):
     /// a record's `customer_id` is filed under its customer's. Empty in most runs.
     var identities: [String: String] = [:]
+    /// Whether a row with fields past SPEC §2's comes from a source that maps its own rows
+    /// (RevenueCat's: its customers are that source's, never orphans). A `normalize` folder's
+    /// rows carry the promotional mark alone, and their customers come with them.
+    var extraFieldsMarkAMappedSource = true
 
     /// The id a record of `id` is filed under.
     func customerID(_ id: String) -> String {
@@ -100,7 +104,7 @@ struct RecordNormalizer: Sendable {
             let storePlatform =
                 row.fieldCount > Self.storePlatformField
                 ? try fields.enumeration(Self.storePlatformField, name: "store", as: Platform.self) : nil
-            let mapped = row.fieldCount > Self.storePlatformField
+            let mapped = extraFieldsMarkAMappedSource && row.fieldCount > Self.storePlatformField
             let promotional = row.fieldCount > Self.promotionalField && row.has(Self.promotionalField)
             batch.append(
                 Transaction(

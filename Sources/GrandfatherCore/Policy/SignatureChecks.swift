@@ -1,8 +1,8 @@
 /// How a run treats the signatures of its App Store inputs (`--trusted-root`, `--verify-at`,
 /// `--trust-decoded`, `--no-verify`).
-public struct SignatureChecks: Sendable, Equatable {
+public struct SignatureChecks: Sendable, Equatable, Codable {
     /// When a certificate chain must have been valid.
-    public enum VerifyAt: String, Sendable, CaseIterable {
+    public enum VerifyAt: String, Sendable, CaseIterable, Codable {
         /// At each payload's own signing date (Apple's offline rule: old JWS still verify).
         case signedDate = "signed-date"
         /// At the present.

@@ -12,9 +12,11 @@
 /// `facts_source` in `customers` and `customer_fact_sources` (SPEC §9: which source gave each
 /// fact of a customer assembled from several); 5 allows `promotional` as an entitlement
 /// `source` (SPEC §9: a grant a store or service made rather than sold) and adds
-/// `merged_ids` (the customer ids RevenueCat's webhook events merged onto another).
+/// `merged_ids` (the customer ids RevenueCat's webhook events merged onto another); 6 adds
+/// `engine_json` in `runs`: which engine classified (Grandfather, or a warehouse's SQL through
+/// `audit --results`).
 enum SnapshotSchema {
-    static let version = 5
+    static let version = 6
 
     /// The columns of `runs`, in table order: a new version only appends, so that rows
     /// carried forward from an older snapshot line up by name.
@@ -22,7 +24,7 @@ enum SnapshotSchema {
         "run_id", "started_at", "as_of", "status", "exit_code", "tool_version", "policy_name", "policy_sha256",
         "policy_json", "inputs_json", "rows_read", "rows_accepted", "rows_rejected", "customers", "ingest_seconds",
         "classify_seconds", "reports_seconds", "snapshot_seconds", "previous_run_id", "compare_seconds",
-        "customers_changed", "app_store_json",
+        "customers_changed", "app_store_json", "engine_json",
     ]
 
     /// `column` is one of `values`, written as equalities: SQLite evaluates a constant
@@ -143,6 +145,7 @@ enum SnapshotSchema {
                 compare_seconds REAL,
                 customers_changed INTEGER,
                 app_store_json TEXT,
+                engine_json TEXT,
                 CHECK (rows_read = rows_accepted + rows_rejected)
             )
             """,

@@ -374,6 +374,7 @@ enum SnapshotWriter {
                 audit.customers.count, timings.ingest, timings.classify, timings.reports, timings.snapshot,
                 previousRunID, compared ? timings.compare : nil, compared ? audit.changes.changes.count : nil,
                 try audit.appStore.map { String(decoding: try encoder.encode(AppStoreSummaryJSON($0)), as: UTF8.self) },
+                audit.engine,
             ])
     }
 }

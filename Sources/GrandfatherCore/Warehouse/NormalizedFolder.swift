@@ -15,9 +15,13 @@ public enum NormalizedFolder {
         /// The instant RevenueCat's active entitlements were read at.
         var asOf: String
         var inputs: [InputReport]
+        /// What the App Store inputs held and how their signatures were treated, for the
+        /// reports of a run made from this folder.
+        var appStore: AppStoreSummary?
 
         enum CodingKeys: String, CodingKey {
             case inputs
+            case appStore = "app_store"
             case toolVersion = "tool_version"
             case policyName = "policy_name"
             case policySHA256 = "policy_sha256"
@@ -127,7 +131,9 @@ public enum NormalizedFolder {
     private static func factSourceRows(_ audit: Audit) -> ByteBuffer {
         let out = ByteBuffer(capacity: 4096)
         out.appendRaw(WarehouseLayout.customerFactSources.header)
+        // As the snapshot's table: only customers whose facts came from several sources.
         audit.customers.forEachVerdict { customer, _, _ in
+            guard customer.provenance.isAssembled else { return }
             for fact in CustomerFact.allCases {
                 guard let source = customer.provenance.source(of: fact) else { continue }
                 appendRow([customer.id, fact.code, source.code], to: out)
@@ -180,7 +186,7 @@ public enum NormalizedFolder {
     private static func manifest(_ audit: Audit) throws(GrandfatherError) -> [UInt8] {
         let manifest = Manifest(
             toolVersion: ToolVersion.current, policyName: audit.policy.name, policySHA256: audit.policy.digest,
-            asOf: audit.asOf.iso8601, inputs: audit.inputs)
+            asOf: audit.asOf.iso8601, inputs: audit.inputs, appStore: audit.appStore)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -194,11 +200,14 @@ public enum NormalizedFolder {
 
     /// A name beside `out` in its parent folder, so that a rename moves it into place.
     private static func sibling(of out: String, tag: String) -> String {
-        let trimmed = out.hasSuffix("/") && out.count > 1 ? String(out.dropLast()) : out
-        let parent = (trimmed as NSString).deletingLastPathComponent
-        let name = (trimmed as NSString).lastPathComponent
+        // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-letter name.
+        var trimmed = Substring(out)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return FileSystem.join(parent.isEmpty ? "." : parent, ".\(name).\(tag)-\(token)")
+        return FileSystem.join(parent, ".\(name).\(tag)-\(token)")
     }
 
     /// Whether `out` may be replaced: absent, an empty folder, or a folder this command wrote.

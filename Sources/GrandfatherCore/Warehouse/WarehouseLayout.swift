@@ -68,7 +68,7 @@ public enum WarehouseLayout {
             column("fact", .text, required: true, "A customers field, such as `original_app_version`."),
             column("source", .text, required: true, "The source that gave it, such as `app_store_verified`."),
         ],
-        meaning: "One row per fact a source gave, for customers assembled from several sources or one named source."
+        meaning: "One row per fact, for the customers whose facts came from several sources (the rest: `facts_source`)."
     )
 
     /// Every accepted transaction row (SPEC §2), exact duplicates and sandbox rows included:

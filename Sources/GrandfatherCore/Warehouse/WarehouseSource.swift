@@ -1,0 +1,158 @@
+extension InputFormat {
+    /// A table of the warehouse layout, as `grandfather normalize` writes it.
+    public static let warehouse = InputFormat(rawValue: "warehouse")
+}
+
+/// The files of a `normalize` folder read back (`WarehouseLayout`), told by their exact
+/// headers: the records are already normalised and customers already assembled, so reading
+/// them gives the ledger what the original inputs gave it. `audit --results` reads a folder
+/// this way, for the record details the warehouse's result tables do not carry.
+enum WarehouseSource: InputSource {
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{"),
+            let header = try CSVReader.readHeader(file.source, dataStart: file.source.dataStart),
+            let table = WarehouseLayout.inputTables.first(where: { $0.columns.map(\.name) == header })
+        else { return nil }
+        let kind: RecordKind = table.name == WarehouseLayout.transactions.name ? .transactions : .customers
+        return RecognizedInput(
+            description: file.describe(format: .warehouse, kind: kind), source: Self.self, detail: table.name)
+    }
+
+    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
+        input.detail as? String == WarehouseLayout.transactions.name ? Double(input.description.size) / 150 : 0
+    }
+
+    /// Reads the side tables first (what each customer row needs), then customers, then
+    /// transactions.
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        var outcome = SourceOutcome()
+        var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
+        func table(_ index: Int) -> String { inputs[index].detail as? String ?? "" }
+        var factSources: [String: [(CustomerFact, CustomerSource)]] = [:]
+        let order = [
+            WarehouseLayout.customerFactSources, WarehouseLayout.productEntitlements,
+            WarehouseLayout.serviceEntitlements, WarehouseLayout.mergedIDs, WarehouseLayout.customers,
+            WarehouseLayout.transactions,
+        ].map(\.name)
+        for name in order {
+            for index in inputs.indices where table(index) == name {
+                let path = inputs[index].description.path
+                switch name {
+                case WarehouseLayout.customers.name:
+                    files[index] = try readCustomers(
+                        path, factSources: factSources, stream: stream, outcome: &outcome)
+                case WarehouseLayout.transactions.name:
+                    files[index] = try readTransactions(path, stream: stream)
+                default:
+                    let file = try WarehouseTable.read(path, kind: .customers, columns: columns(of: name)) { _, row in
+                        note(row, of: name, factSources: &factSources, outcome: &outcome)
+                    }
+                    files[index] = (file.report, file.rejections)
+                }
+            }
+        }
+        outcome.files = files.compactMap { $0 }
+        return outcome
+    }
+
+    /// Notes one row of a side table.
+    private static func note(
+        _ row: [String?], of table: String, factSources: inout [String: [(CustomerFact, CustomerSource)]],
+        outcome: inout SourceOutcome
+    ) -> RowProblem? {
+        guard let key = row[0], let value = row[1] else {
+            return RowProblem(field: nil, column: nil, reason: "a required value is missing")
+        }
+        switch table {
+        case WarehouseLayout.customerFactSources.name:
+            guard let fact = CustomerFact.allCases.first(where: { $0.code == value }),
+                let source = CustomerSource.allCases.first(where: { $0.code == row[2] })
+            else { return RowProblem(field: "fact", column: nil, reason: "unknown fact or source") }
+            factSources[key, default: []].append((fact, source))
+        case WarehouseLayout.productEntitlements.name:
+            outcome.rowEntitlements.note(product: key, [value])
+        case WarehouseLayout.serviceEntitlements.name:
+            outcome.serviceEntitlements[key, default: []].insert(value)
+        default:
+            guard let how = CustomerIdentities.Merge(rawValue: row[2] ?? "") else {
+                return RowProblem(field: "how", column: nil, reason: "unknown merge '\(row[2] ?? "")'")
+            }
+            outcome.identities.merge(key, onto: value, how: how)
+        }
+        return nil
+    }
+
+    private static func columns(of table: String) -> [String] {
+        WarehouseLayout.tables.first { $0.name == table }?.columns.map(\.name) ?? []
+    }
+
+    /// Customer rows as `normalize` wrote them: one per customer, assembled. An orphan's row
+    /// is skipped, as the ledger makes the same customer again from its transactions.
+    private static func readCustomers(
+        _ path: String, factSources: [String: [(CustomerFact, CustomerSource)]], stream: RecordStream,
+        outcome: inout SourceOutcome
+    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
+        var sink = stream.sink(file: path, kind: .customers, customerSource: .customersFile)
+        let file = try WarehouseTable.read(
+            path, kind: .customers, columns: WarehouseLayout.customers.columns.map(\.name)
+        ) { line, row in
+            switch WarehouseCustomer.read(row, factSources: factSources) {
+            case .failure(let problem):
+                return problem
+            case .success(let read):
+                if read.serviceView { outcome.serviceEntitlements[read.customer.id, default: []].formUnion([]) }
+                if read.customer.isUnlinked { outcome.unlinkedCustomers.insert(read.customer.id) }
+                if !read.customer.isOrphan { sink.accept(customer: read.customer, line: line) }
+                return nil
+            }
+        }
+        sink.flush()
+        // The sink accounts for the customers it was given; the file, for every row.
+        return (file.report, (file.rejections + sink.rejections).sorted { $0.line < $1.line })
+    }
+
+    /// Transaction rows: SPEC §2's fields by name, and `is_promotional`, the mapped sources'
+    /// promotional mark, which any text sets (so `false` is left out).
+    private static func readTransactions(
+        _ path: String, stream: RecordStream
+    ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
+        let source = try ByteSource(path: path)
+        guard let header = try CSVReader.readHeader(source, dataStart: source.dataStart) else {
+            throw .input(file: path, line: 1, message: "no CSV header")
+        }
+        var names = TransactionField.allCases.map(\.name)
+        names.append("")  // The store's platform: not in the layout (a customer fact by then).
+        names.append("is_promotional")
+        let reader = CSVReader(header: header, fieldNames: names)
+        var normalizer = stream.normalizer
+        normalizer.extraFieldsMarkAMappedSource = false
+        var rows = PromotionalMark(
+            sink: IngestSink(
+                file: path, kind: .transactions, customerSource: .customersFile, normalizer: normalizer,
+                ledger: stream.ledger, log: stream.recordLog))
+        _ = try reader.read(
+            source, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: stream.meter)
+        rows.sink.flush()
+        let report = InputReport(
+            path: path, format: .warehouse, kind: .transactions, sizeBytes: Int64(source.storedSize),
+            sha256: try source.sha256(), rowsRead: rows.sink.rowsRead,
+            rowsAccepted: rows.sink.rowsRead - rows.sink.rejections.count, rowsRejected: rows.sink.rejections.count,
+            exactDuplicates: rows.sink.exactDuplicates, sandboxRows: rows.sink.sandboxRows)
+        return (report, rows.sink.rejections)
+    }
+
+    private struct PromotionalMark: RowSink {
+        var sink: IngestSink
+
+        mutating func accept(_ row: RawRow) {
+            if row.text(RecordNormalizer.promotionalField) == "false" {
+                row.spans[RecordNormalizer.promotionalField].count = RawRow.Span.absent
+            }
+            sink.accept(row)
+        }
+
+        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+            sink.reject(line: line, column: column, field: field, reason: reason)
+        }
+    }
+}
