@@ -33,7 +33,7 @@ extension AuditRules {
                     "Policy.granting, ProductEntitlements (Policy/Policy+RowEntitlements.swift, Rules/EntitlementRules.swift)",
                 query: """
                     SELECT product_id, entitlement FROM (\(policyGrants)) AS listed
-                    UNION
+                    \(sql.unionDistinct)
                     SELECT rows_say.product_id, rows_say.entitlement FROM \(rowGrants) AS rows_say
                     WHERE NOT EXISTS (SELECT 1 FROM policy_products AS p WHERE p.product_id = rows_say.product_id)
                     """),

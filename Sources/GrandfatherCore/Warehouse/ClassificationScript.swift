@@ -95,12 +95,15 @@ public enum ClassificationScript {
             query: "SELECT transaction_id FROM production GROUP BY transaction_id HAVING COUNT(*) > 1")
         return SQLStep.query(
             [production, conflicting, rules.currencySQL(sql, rows: "production")],
+            // A join, not a correlated EXISTS in the select list, which Snowflake does not read;
+            // conflicting_ids holds each id once, so no row is repeated.
             """
             SELECT
                 currency.*,
                 (\(rules.impossibleDatesSQL(sql))) AS impossible_dates,
-                EXISTS (SELECT 1 FROM conflicting_ids AS c WHERE c.transaction_id = currency.transaction_id) AS in_conflict
+                conflicting.transaction_id IS NOT NULL AS in_conflict
             FROM currency
+            LEFT JOIN conflicting_ids AS conflicting ON conflicting.transaction_id = currency.transaction_id
             """)
     }
 

@@ -1,6 +1,9 @@
 /// What every rule's SQL is written against: the dialect's spelling of literals and the few
 /// functions that differ between engines, and the names of the tables. The rules themselves
-/// use only what all four dialects share (CASE, EXISTS, window functions, LIKE, TRANSLATE).
+/// use only what all four dialects share (CASE, EXISTS, window functions, LIKE, TRANSLATE),
+/// and a correlated EXISTS only in a WHERE clause, outside any OR: the one place Snowflake
+/// reads it. `warehouse/check_dialect.py` holds every script to its dialect's documented
+/// functions (README, "When one machine is not enough").
 struct SQLContext: Sendable {
     let dialect: WarehouseDialect
     /// Put before every table the script creates (`gf_`; may name a schema, `audit.gf_`).
@@ -46,9 +49,13 @@ struct SQLContext: Sendable {
         }.joined(separator: "\nUNION ALL ")
     }
 
+    /// The set operator that keeps each row once: BigQuery requires its DISTINCT, which the
+    /// others take as their default.
+    var unionDistinct: String { dialect == .bigquery ? "UNION DISTINCT" : "UNION" }
+
     /// A string literal. DuckDB reads backslashes as text; the others read them as escapes.
     func literal(_ text: String) -> String {
-        guard dialect != .duckdb else { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        guard dialect != .duckdb else { return duckDBLiteral(text) }
         var out = "'"
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -60,6 +67,30 @@ struct SQLContext: Sendable {
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "'"
+    }
+
+    /// DuckDB's plain literal, quotes doubled; one that holds a line break is an E'' escape
+    /// string instead (backslashes doubled), so that no literal spans lines: the script indents
+    /// its steps line by line, which would change the text, and `warehouse/run.py` splits
+    /// statements at line ends.
+    private func duckDBLiteral(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        }
+        var out = "E'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "'": out += "''"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{8}": out += "\\b"
+            case "\u{C}": out += "\\f"
             default: out.unicodeScalars.append(scalar)
             }
         }
