@@ -8,20 +8,6 @@ import Testing
 /// DuckDB script and compared customer by customer with the Swift audit. A difference is
 /// recorded as an issue of the test that ran the fixture, naming the customer and both answers.
 enum SQLTwin {
-    /// What one customer came out as, in the columns both engines give.
-    struct Answer: Equatable, CustomStringConvertible {
-        var facts: [String?]
-        var flags: [String] = []
-        var grants: [[String?]] = []
-
-        var description: String {
-            func cells(_ values: [String?]) -> String {
-                "(" + values.map { $0 ?? "NULL" }.joined(separator: ", ") + ")"
-            }
-            return "\(cells(facts)) flags=\(flags) grants=\(grants.map(cells))"
-        }
-    }
-
     /// Normalizes `inputs` under `settings` into `folder`, runs the DuckDB script on them and
     /// records every customer whose answer differs from `audit`'s.
     static func check(
@@ -41,74 +27,19 @@ enum SQLTwin {
         options.load = out.path
         let script = out.appendingPathComponent("audit.sql")
         try Data(try ClassificationScript.text(settings, options).utf8).write(to: script)
-        let twin = try answers(try DuckDBServer.next().run(script: script.path))
-        let swift = answers(audit)
-        var differences = 0
-        for id in Set(swift.keys).union(twin.keys).sorted() where swift[id] != twin[id] {
-            differences += 1
-            guard differences <= 10 else { continue }
-            let message =
-                "SQL twin: customer \(id): audit says \(swift[id].map(\.description) ?? "nothing"); "
-                + "DuckDB says \(twin[id].map(\.description) ?? "nothing")"
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        }
-    }
-
-    /// The Swift audit's answers.
-    static func answers(_ audit: Audit) -> [String: Answer] {
-        var result: [String: Answer] = [:]
-        for customer in audit.customers {
-            let record = customer.customer
-            result[record.id] = Answer(
-                facts: [
-                    record.platform?.rawValue, record.originalAppVersion,
-                    record.originalPurchaseDate.map { String($0.microseconds) }, record.environment.rawValue,
-                    customer.customerClass.rawValue,
-                ],
-                flags: customer.flags.map(\.code).sorted(),
-                grants: customer.entitlements.map {
-                    [
-                        $0.entitlement, $0.source.rawValue, $0.transactionID,
-                        $0.expiresDate.map { String($0.microseconds) },
-                    ]
-                }.sorted(by: order))
-        }
-        return result
-    }
-
-    /// DuckDB's answers, from the server's reply.
-    static func answers(_ reply: [String: Any]) throws -> [String: Answer] {
+        let reply = try DuckDBServer.next().run(script: script.path)
         func rows(_ table: String) throws -> [[String?]] {
             let rows = try #require(reply[table] as? [[Any]], "the twin's reply has no \(table)")
             return rows.map { row in row.map { $0 as? String } }
         }
-        func instant(_ text: String?) -> String? {
-            guard let text else { return nil }
-            guard case .success(let instant) = TimestampParser(defaultZone: nil).parse(text) else {
-                return "bad:" + text
-            }
-            return String(instant.microseconds)
+        let twin = WarehouseAnswers.of(
+            customers: try rows("customers"), flags: try rows("customer_flags"), entitlements: try rows("entitlements"))
+        for difference in WarehouseAnswers.differences(WarehouseAnswers.of(audit), twin).prefix(10) {
+            let message =
+                "SQL twin: customer \(difference.id): audit says \(difference.left.map(\.description) ?? "nothing"); "
+                + "DuckDB says \(difference.right.map(\.description) ?? "nothing")"
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
-        var result: [String: Answer] = [:]
-        for row in try rows("customers") {
-            result[row[0] ?? ""] = Answer(facts: [row[1], row[2], instant(row[3]), row[4], row[5]])
-        }
-        for row in try rows("customer_flags") {
-            result[row[0] ?? "", default: Answer(facts: [])].flags.append(row[1] ?? "")
-        }
-        for row in try rows("entitlements") {
-            result[row[0] ?? "", default: Answer(facts: [])].grants.append([row[1], row[2], row[3], instant(row[4])])
-        }
-        return result.mapValues { answer in
-            var sorted = answer
-            sorted.flags.sort()
-            sorted.grants.sort(by: order)
-            return sorted
-        }
-    }
-
-    private static func order(_ left: [String?], _ right: [String?]) -> Bool {
-        left.map { $0 ?? "" }.lexicographicallyPrecedes(right.map { $0 ?? "" })
     }
 }
 
