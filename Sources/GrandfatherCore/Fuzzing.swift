@@ -38,14 +38,11 @@
         _ description: InputDescription, header: [String]?, policy: Policy, asOf: Instant, parts: Int
     ) throws(GrandfatherError) -> IngestOutcome {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
-        let ledger = ShardedLedger(
-            rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)),
-            expectedTransactions: try IngestStage.estimatedTransactions([
-                RecognizedInput(description: description, source: CanonicalSource.self, detail: header)
-            ]))
-        let (report, rejections) = try FileIngest.read(
+        let ledger = ShardedLedger(rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)))
+        var (report, rejections) = try FileIngest.read(
             description, header: header, normalizer: normalizer, ledger: ledger,
             options: IngestOptions(parts: parts, minimumPartSize: 1))
+        report.exactDuplicates += try ledger.settle()[description.path] ?? 0
         return IngestOutcome(report: report, rejections: rejections)
     }
 

@@ -37,8 +37,7 @@ public enum Pipeline {
         // Recognise every input before reading any, so a wrong file fails the run at once.
         let files = try inputs.map { path throws(GrandfatherError) in try InputRecognizer.recognize(path: path) }
         let rules = runs.map(AuditRules.init)
-        let ledger = ShardedLedger.folding(
-            for: rules, expectedTransactions: try IngestStage.estimatedTransactions(files))
+        let ledger = ShardedLedger.folding(for: rules)
         let ingested = try IngestStage.read(
             files, settings: settings, into: ledger, progress: progress, options: hooks.ingest, recordLog: recordLog)
         var timings = StageTimings(ingest: stopwatch.lap())

@@ -29,9 +29,6 @@ enum AppStoreSource: InputSource {
         }
     }
 
-    /// The linker decides the customers, so the rows cannot be counted before reading.
-    static func estimatedTransactions(_ input: RecognizedInput) -> Double { 0 }
-
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let policy = stream.settings.policy
         var checks = stream.settings.signatures

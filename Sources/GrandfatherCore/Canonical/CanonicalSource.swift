@@ -87,14 +87,4 @@ enum CanonicalSource: InputSource {
         }
         return outcome
     }
-
-    /// From the file's size and the mean length of its first lines.
-    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
-        guard input.description.kind == .transactions else { return 0 }
-        let source = try ByteSource(path: input.description.path)
-        var sample: [UInt8] = []
-        let count = try source.read(at: source.dataStart, count: 1 << 18, into: &sample)
-        let lines = sample[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        return Double(source.size) / Double(max(count, 1)) * Double(max(lines, 1))
-    }
 }

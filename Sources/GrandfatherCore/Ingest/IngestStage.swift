@@ -32,6 +32,11 @@ enum IngestStage {
         stream.recordLog = recordLog
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         var ingested = Ingested()
+        // Files rank for duplicates in the order they are read: source by source, then as given.
+        ledger.rankFiles(
+            InputSources.registered.flatMap { source in
+                inputs.filter { $0.isRead(by: source) }.map(\.description.path)
+            })
         for source in InputSources.registered {
             let indices = inputs.indices.filter { inputs[$0].isRead(by: source) }
             let outcome = try source.read(indices.map { inputs[$0] }, into: stream)
@@ -51,19 +56,17 @@ enum IngestStage {
             }
         }
         ingested.refileByIdentity()
-        for case (let report, let rejections)? in files {
+        let duplicates = try ledger.settle()
+        // A path given twice shares one count, which goes to its last report: its rows all
+        // repeat the first's.
+        var lastReport: [String: Int] = [:]
+        for case (let index, (let report, _)?) in files.enumerated() { lastReport[report.path] = index }
+        for case (let index, (var report, let rejections)?) in files.enumerated() {
+            if lastReport[report.path] == index { report.exactDuplicates += duplicates[report.path] ?? 0 }
             ingested.reports.append(report)
             ingested.rejections.append(contentsOf: rejections)
         }
         return ingested
-    }
-
-    /// About how many transaction rows the inputs hold, so the fingerprint table is sized
-    /// once, up front.
-    static func estimatedTransactions(_ inputs: [RecognizedInput]) throws(GrandfatherError) -> Int {
-        var total = 0.0
-        for input in inputs { total += try input.source.estimatedTransactions(input) }
-        return Int(total * 1.02)
     }
 }
 

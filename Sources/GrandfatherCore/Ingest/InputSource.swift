@@ -24,10 +24,6 @@ protocol InputSource: Sendable {
     ///
     /// - Throws: `GrandfatherError` for the first input, in the order given, that cannot be read.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome
-
-    /// About how many transaction rows `input` holds, so that the fingerprint table is sized
-    /// once, up front; 0 when the source cannot tell cheaply.
-    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double
 }
 
 /// A file a source has recognised.

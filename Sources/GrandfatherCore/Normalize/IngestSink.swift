@@ -23,10 +23,13 @@ struct IngestSink: RowSink {
     private(set) var rejections: [Rejection] = []
     private(set) var rowsRead = 0
     private(set) var rowsAccepted = 0
+    /// Exact duplicates among customer rows; those among transactions are counted once every
+    /// file is read (`ShardedLedger.settle`).
     private(set) var exactDuplicates = 0
     private(set) var sandboxRows = 0
     private var batch = TransactionBatch()
     private var scratch: [[Int32]] = []
+    private var fingerprints: ShardedLedger.PendingFingerprints
     /// Customer rows normalized but not yet added, with their lines: added a batch at a time,
     /// so that each shard's lock is taken once per batch rather than once per row.
     private var customers: [Customer] = []
@@ -45,6 +48,7 @@ struct IngestSink: RowSink {
         self.normalizer = normalizer
         self.ledger = ledger
         self.log = log
+        fingerprints = ledger.pendingFingerprints(for: file)
         if kind == .transactions { batch = TransactionBatch(capacity: Self.batchSize) }
     }
 
@@ -69,7 +73,7 @@ struct IngestSink: RowSink {
                 reject(row.line, problem)
             } else {
                 rowsAccepted += 1
-                if batch.rows.count >= Self.batchSize { flush() }
+                if batch.rows.count >= Self.batchSize { flushTransactions() }
             }
         }
     }
@@ -87,17 +91,21 @@ struct IngestSink: RowSink {
         if customers.count >= Self.customerBatchSize { flushCustomers() }
     }
 
-    /// Folds the transactions and customers still batched; call once the reader is done.
+    /// Folds the transactions and customers still batched and writes the fingerprints
+    /// gathered; call once the reader is done.
     mutating func flush() {
         flushCustomers()
+        flushTransactions()
+        ledger.write(&fingerprints)
+    }
+
+    private mutating func flushTransactions() {
         guard !batch.rows.isEmpty else { return }
         if let log {
             if segment == nil { segment = log.segment(file: file, order: logOrder ?? firstLine ?? 0) }
             segment?.append(batch)
         }
-        let outcome = ledger.add(batch, scratch: &scratch)
-        exactDuplicates += outcome.exactDuplicates
-        sandboxRows += outcome.sandbox
+        sandboxRows += ledger.add(batch, scratch: &scratch, pending: &fingerprints)
         batch.removeAll()
     }
 

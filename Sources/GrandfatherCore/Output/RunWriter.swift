@@ -183,7 +183,13 @@ public struct RunWriter: Sendable {
             var reports: [(String, [UInt8])]
             switch group {
             case .customersTable:
-                try FileSystem.writeNewFile(folder + "/customers.csv", CustomersCSV.write(audit))
+                try FileSystem.writeNewFile(folder + "/customers.csv") { descriptor in
+                    var failure: Int32?
+                    let rest = CustomersCSV.write(audit, drainingAt: 1 << 20) { bytes in
+                        if failure == nil { failure = FileWriting.writeAll(bytes, to: descriptor) }
+                    }
+                    return failure ?? FileWriting.writeAll(rest, to: descriptor)
+                }
                 continue
             case .summaries:
                 reports = [

@@ -13,8 +13,13 @@ public enum CustomersCSV {
     }
 
     /// The file's bytes, written in place (the run's writer saves them without a copy).
-    static func write(_ audit: Audit) -> ByteBuffer {
-        var csv = CSVText(reservingCapacity: audit.customers.count * 96)
+    /// Whenever `drainingAt` bytes or more are written, they are handed to `drain` and
+    /// forgotten, so that a large file never lies whole in memory (at a million customers
+    /// it is about 90 MB); what is left is returned.
+    static func write(
+        _ audit: Audit, drainingAt limit: Int = .max, into drain: (ByteBuffer) -> Void = { _ in }
+    ) -> ByteBuffer {
+        var csv = CSVText(reservingCapacity: min(audit.customers.count * 96, limit) + 4096)
         csv.row(columns)
         let customers = audit.customers
         // A classifier of this job's own, as the snapshot's writers have theirs (one reached
@@ -50,6 +55,10 @@ public enum CustomersCSV {
             csv.cell(customer.environment.rawValue)
             csv.cell(customer.isOrphan ? "yes" : "no")
             csv.endRow()
+            if csv.output.count >= limit {
+                drain(csv.output)
+                csv.output.truncate(to: 0)
+            }
         }
         return csv.output
     }

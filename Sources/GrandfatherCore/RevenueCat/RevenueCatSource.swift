@@ -63,10 +63,6 @@ enum RevenueCatSource: InputSource {
         }
     }
 
-    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
-        try CanonicalSource.estimatedTransactions(input)
-    }
-
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         let appStore = stream.settings.policy.apple.defaultPlatform ?? .ios
         let productTypes = stream.settings.policy.products.compactMapValues(\.type)

@@ -13,10 +13,6 @@ enum RevenueCatWebhookSource: InputSource {
         nil
     }
 
-    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
-        0
-    }
-
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
         var events: [(order: EventOrder, merges: [WebhookEvent.Merge])] = []

@@ -18,10 +18,6 @@ enum WarehouseSource: InputSource {
             description: file.describe(format: .warehouse, kind: kind), source: Self.self, detail: table.name)
     }
 
-    static func estimatedTransactions(_ input: RecognizedInput) throws(GrandfatherError) -> Double {
-        input.detail as? String == WarehouseLayout.transactions.name ? Double(input.description.size) / 150 : 0
-    }
-
     /// Reads the side tables first (what each customer row needs), then customers, then
     /// transactions.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {

@@ -73,4 +73,24 @@ struct CSVTextTests {
             #expect(!["=", "+", "-", "@"].contains(line.first.map(String.init) ?? ""))
         }
     }
+
+    @Test("customers.csv written in drained pieces is the file written whole", arguments: [1, 40, 1 << 20])
+    func customersCSVDrained(limit: Int) throws {
+        let run = try AuditFixture.run(
+            customers: """
+                customer_id,platform,original_app_version
+                a,ios,1.0
+                b,ios,2.0
+                "c,d",macos,
+                """,
+            transactions: """
+                transaction_id,customer_id,product_id,product_type,purchase_date
+                t1,b,pro.lifetime,non_consumable,2025-01-01T00:00:00Z
+                """)
+        var pieces: [[UInt8]] = []
+        let rest = CustomersCSV.write(run.audit, drainingAt: limit) { pieces.append($0.array) }
+        #expect(pieces.joined() + rest.array == CustomersCSV.render(run.audit))
+        if limit == 1 { #expect(pieces.count == 3 && rest.count == 0, "drained after each customer's row") }
+        if limit == 1 << 20 { #expect(pieces.isEmpty, "a small file is never drained") }
+    }
 }

@@ -69,7 +69,7 @@ enum FileSystem {
 
     /// Creates the file, lets `write` fill it (it returns the `errno` of a failed write), and
     /// fsyncs it.
-    private static func writeNewFile(_ path: String, _ write: (Int32) -> Int32?) throws(GrandfatherError) {
+    static func writeNewFile(_ path: String, _ write: (Int32) -> Int32?) throws(GrandfatherError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(path: path, message: "cannot create file: \(describeErrno())") }
         defer { close(descriptor) }

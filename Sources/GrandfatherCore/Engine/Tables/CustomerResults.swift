@@ -25,7 +25,7 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     init(records: consuming [Customer], activities: consuming [CustomerActivity], classifier: Classifier) {
         self.classifier = classifier
         let sortable = consume records
-        let activities = consume activities
+        var activities = consume activities
         // Activities are lent in place from their buffer: a copy of each would retain and
         // release its grants' array, scattered over the heap, a million times.
         let verdicts = activities.withUnsafeBufferPointer { activities in
@@ -41,9 +41,12 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
             if left.prefix != right.prefix { return left.prefix < right.prefix }
             return sortable[Int(left.slot)].id.codePointPrecedes(sortable[Int(right.slot)].id)
         }.map(\.slot)
-        self.records = Parallel.permuted(consume sortable, by: order, filler: Customer(id: "", platform: nil))
-        self.activities = Parallel.permuted(consume activities, by: order, filler: CustomerActivity())
         self.verdicts = order.map { verdicts[Int($0)] }
+        // The sort's closure, which held the records too, is gone: they are moved, not copied.
+        var records = consume sortable
+        Permutation.apply(order, to: &records, and: &activities)
+        self.records = records
+        self.activities = activities
         var classes = [Int](repeating: 0, count: CustomerClass.allCases.count)
         var flags = [Int](repeating: 0, count: Flag.allCases.count)
         for verdict in verdicts {

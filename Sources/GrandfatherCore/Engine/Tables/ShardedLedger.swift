@@ -1,8 +1,8 @@
 import Foundation
 
 /// The ledger of one run, shared by the parsers: customers in shards by the hash of their
-/// id, transaction fingerprints in shards by the hash of the transaction id, each shard
-/// behind its own lock, so that parsers fold in parallel and rarely wait for each other.
+/// id, each shard behind its own lock, so that parsers fold in parallel and rarely wait for
+/// each other; and a fingerprint of every transaction, decided once everything is read.
 ///
 /// Folding is commutative and idempotent, so the order in which parsers reach the shards
 /// changes nothing; conflicting duplicates are noted as pairs of customers and flagged
@@ -19,27 +19,25 @@ final class ShardedLedger: @unchecked Sendable {
     private let locks: [NSLock]
     /// Each used only with its lock held.
     private let shards: [Ledger]
-    private let fingerprintLocks: [NSLock]
-    /// Each used only with its lock held.
-    private let fingerprints: [TransactionFingerprints]
+    private let fingerprints = TransactionFingerprints()
+    /// The owners of conflicting duplicates, once `settle` has decided them.
+    private var conflicts: [Int32] = []
     /// Ledgers that fold every row this one folds, under other policies: a dry run reads its
     /// inputs once and classifies them under each policy it compares.
     private let followers: [ShardedLedger]
 
-    init(rules: AuditRules, expectedTransactions: Int, followers: [ShardedLedger] = []) {
+    init(rules: AuditRules, followers: [ShardedLedger] = []) {
         self.followers = followers
         let count = Self.shardCount
         locks = (0..<count).map { _ in NSLock() }
-        fingerprintLocks = (0..<count).map { _ in NSLock() }
         shards = (0..<count).map { _ in Ledger(rules: rules) }
-        fingerprints = TransactionFingerprints.tables(count, expected: expectedTransactions / count + 1)
     }
 
     /// A ledger for the first of `runs` whose followers fold the same rows for the others.
-    static func folding(for runs: [AuditRules], expectedTransactions: Int) -> ShardedLedger {
-        let followers = runs.dropFirst().map { ShardedLedger(rules: $0, expectedTransactions: expectedTransactions) }
+    static func folding(for runs: [AuditRules]) -> ShardedLedger {
+        let followers = runs.dropFirst().map { ShardedLedger(rules: $0) }
         guard let first = runs.first else { preconditionFailure("a ledger folds for at least one run") }
-        return ShardedLedger(rules: first, expectedTransactions: expectedTransactions, followers: Array(followers))
+        return ShardedLedger(rules: first, followers: Array(followers))
     }
 
     /// This ledger, then its followers: one per run, in the order of `folding(for:)`.
@@ -77,70 +75,83 @@ final class ShardedLedger: @unchecked Sendable {
         return outcomes
     }
 
-    /// How the transactions of one batch were taken.
-    struct BatchOutcome {
-        var exactDuplicates = 0
-        var sandbox = 0
+    /// The fingerprints one parser gathers for this ledger and its followers.
+    struct PendingFingerprints {
+        fileprivate var own: TransactionFingerprints.Pending
+        fileprivate var followers: [PendingFingerprints]
     }
 
-    /// Folds a batch: production transactions into their customers' shards, then their
-    /// fingerprints into theirs. `scratch` is the caller's reusable bucket storage.
-    func add(_ batch: TransactionBatch, scratch: inout [[Int32]]) -> BatchOutcome {
-        for follower in followers { _ = follower.add(batch, scratch: &scratch) }
-        var outcome = BatchOutcome()
+    /// An empty buffer of fingerprints for a parser of the file at `path`.
+    func pendingFingerprints(for path: String) -> PendingFingerprints {
+        PendingFingerprints(
+            own: fingerprints.pending(for: path), followers: followers.map { $0.pendingFingerprints(for: path) })
+    }
+
+    /// Ranks the files at `paths` in the order given, before any is read: of an id's exactly
+    /// equal rows, the first in a file ranked earlier is the one not counted as a duplicate.
+    func rankFiles(_ paths: [String]) {
+        for path in paths { _ = fingerprints.tag(for: path) }
+        for follower in followers { follower.rankFiles(paths) }
+    }
+
+    /// Folds a batch: production transactions into their customers' shards; their
+    /// fingerprints go into `pending`, to be decided by `settle`. `scratch` is the caller's
+    /// reusable bucket storage. Returns how many rows were sandbox rows (not folded).
+    func add(_ batch: TransactionBatch, scratch: inout [[Int32]], pending: inout PendingFingerprints) -> Int {
+        for (index, follower) in followers.enumerated() {
+            _ = follower.add(batch, scratch: &scratch, pending: &pending.followers[index])
+        }
+        var sandbox = 0
         if scratch.count != Self.shardCount { scratch = Array(repeating: [], count: Self.shardCount) }
         for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
         for row in batch.rows.indices {
             guard batch.rows[row].environment == .production else {
-                outcome.sandbox += 1
+                sandbox += 1
                 continue
             }
             scratch[Self.shard(batch.hashes[row].customer)].append(Int32(row))
         }
-        var owners = [Owner](repeating: Owner(shard: -1, slot: -1), count: batch.rows.count)
         for shard in scratch.indices where !scratch[shard].isEmpty {
             let lock = locks[shard]
             let ledger = shards[shard]
             lock.lock()
             let slots = ledger.fold(scratch[shard], of: batch)
             lock.unlock()
-            for (row, slot) in zip(scratch[shard], slots) { owners[Int(row)] = Owner(shard: Int32(shard), slot: slot) }
-        }
-        for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
-        for row in batch.rows.indices where owners[row].shard >= 0 {
-            scratch[Self.shard(batch.hashes[row].id)].append(Int32(row))
-        }
-        for shard in scratch.indices where !scratch[shard].isEmpty {
-            let lock = fingerprintLocks[shard]
-            let table = fingerprints[shard]
-            lock.lock()
-            table.touch(scratch[shard].map { batch.hashes[Int($0)].id })
-            for row in scratch[shard] {
+            for (row, slot) in zip(scratch[shard], slots) {
                 let hashes = batch.hashes[Int(row)]
-                let owner = owners[Int(row)]
-                switch table.record(id: hashes.id, content: hashes.content, owner: owner.packed) {
-                case .first: break
-                case .exactDuplicate: outcome.exactDuplicates += 1
-                case .conflict(let first):
-                    table.conflicts.append(owner.packed)
-                    table.conflicts.append(first)
+                let owner = Owner(shard: Int32(shard), slot: slot).packed
+                if pending.own.append(id: hashes.id, content: hashes.content, owner: owner) {
+                    fingerprints.write(&pending.own)
                 }
             }
-            lock.unlock()
         }
-        return outcome
+        return sandbox
     }
 
-    /// Ends the fold once every reader is done: flags the customers named by conflicting
-    /// duplicates, frees the fingerprints, and returns every customer with its activity.
+    /// Writes what `pending` still holds; call once a parser is done.
+    func write(_ pending: inout PendingFingerprints) {
+        fingerprints.write(&pending.own)
+        for (index, follower) in followers.enumerated() { follower.write(&pending.followers[index]) }
+    }
+
+    /// Decides every fingerprint once all parsers have written theirs, for this ledger and
+    /// its followers: returns each file's exact duplicates (by path) and keeps the
+    /// conflicts for `finish`.
+    func settle() throws(GrandfatherError) -> [String: Int] {
+        let settled = try fingerprints.settle()
+        conflicts = settled.conflicts
+        for follower in followers { _ = try follower.settle() }
+        return settled.exactDuplicates
+    }
+
+    /// Ends the fold once every reader is done and `settle` has run: flags the customers
+    /// named by conflicting duplicates, and returns every customer with its activity.
     func finish() -> (customers: [Customer], activities: [CustomerActivity]) {
-        for table in fingerprints {
-            for packed in table.conflicts {
-                let owner = Owner(packed: packed)
-                shards[Int(owner.shard)].flagConflict(owner.slot)
-            }
-            table.release()
+        for packed in conflicts {
+            let owner = Owner(packed: packed)
+            shards[Int(owner.shard)].flagConflict(owner.slot)
         }
+        conflicts = []
         // Each shard moves its customers into its own stretch of the run's arrays, on every core.
         var starts = [0]
         for shard in shards { starts.append(starts[starts.count - 1] + shard.survivorCount()) }

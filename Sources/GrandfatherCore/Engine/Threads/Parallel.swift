@@ -30,35 +30,6 @@ enum Parallel {
         return (0..<parts).compactMap { try? slots.take($0) }
     }
 
-    /// The elements of `array` in the order `order` gives (a permutation of its indices),
-    /// moved on every core rather than copied: a copy would retain each element's references
-    /// and the old array release them, two cache misses per element. Each element moved out
-    /// of `array` leaves `filler` (which should hold no references) in its place.
-    static func permuted<Value: Sendable>(
-        _ array: consuming [Value], by order: [Int32], filler: Value
-    ) -> [Value] {
-        precondition(order.count == array.count, "a permutation of \(array.count) places has \(order.count)")
-        var source = array
-        let count = source.count
-        let parts = count < 10_000 ? 1 : width
-        return source.withUnsafeMutableBufferPointer { elements -> [Value] in
-            guard let base = elements.baseAddress else { return [] }
-            let from = UncheckedPointer(base)
-            let moved = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-                guard let target = buffer.baseAddress else { return }
-                let to = UncheckedPointer(target)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for index in bounds(part, of: parts, count: count) {
-                        (to.pointer + index).moveInitialize(from: from.pointer + Int(order[index]), count: 1)
-                    }
-                }
-                initialized = count
-            }
-            base.initialize(repeating: filler, count: count)
-            return moved
-        }
-    }
-
     /// `values` sorted by `precedes`: parts sorted at once, then merged.
     static func sorted<Value: Sendable>(
         _ values: [Value], by precedes: @escaping @Sendable (Value, Value) -> Bool
