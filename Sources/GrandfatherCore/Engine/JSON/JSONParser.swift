@@ -196,6 +196,12 @@ struct JSONParser {
         index += 1
         var hasEscapes = false
         while index < bytes.count {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            if index + 8 <= bytes.count, !Self.mayEndString(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -210,6 +216,17 @@ struct JSONParser {
             index += 1
         }
         throw error("unterminated string")
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash or below 0x20 (the borrow tricks
+    /// for "has a zero byte" and "has a byte below n", which never miss one).
+    @inline(__always)
+    private static func mayEndString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below = (word &- ones &* 0x20) & ~word & highs
+        return hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || below != 0
     }
 
     /// Moves back to `position` (to decode a string that `scanString` found escaped).

@@ -11,11 +11,21 @@ import Foundation
 struct JSONReader {
     private let fieldNames: [[UInt8]]
     private let fieldCount: Int
+    /// The names back to back, and where each lies in them: compared without touching an
+    /// array per name (each access to one retained and released it).
+    private let nameBytes: [UInt8]
+    private let nameRanges: [Range<Int>]
 
     /// Prepares to read records of `kind`.
     init(kind: RecordKind) {
         fieldNames = kind.fieldNames.map { Array($0.utf8) }
         fieldCount = fieldNames.count
+        nameBytes = fieldNames.flatMap { $0 }
+        var start = 0
+        nameRanges = fieldNames.map { name in
+            defer { start += name.count }
+            return start..<start + name.count
+        }
     }
 
     /// Streams `range` of a JSON Lines file: one object a line, blank lines skipped. The range
@@ -144,18 +154,29 @@ struct JSONReader {
         var duplicate: String?
         _ = parser.consume(UInt8(ascii: "{"))
         if parser.consume(UInt8(ascii: "}")) { return nil }
+        var position = 0
         while true {
             parser.skipWhitespace()
             guard parser.current == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
             let keyStart = parser.index
             let (keyRange, keyEscaped) = try parser.scanString()
+            // Lines of one export name their keys in one order: the field found at this place
+            // in the last object is tried first.
+            let guess = position < scratch.keyOrder.count ? scratch.keyOrder[position] : -1
             var field =
-                keyEscaped ? -1 : parser.withBytes { fieldIndex(UnsafeRawBufferPointer(rebasing: $0[keyRange])) }
+                keyEscaped
+                ? -1 : parser.withBytes { fieldIndex(UnsafeRawBufferPointer(rebasing: $0[keyRange]), guess: guess) }
             if keyEscaped {
                 parser.rewind(to: keyStart)
                 let key = try parser.parseString()
                 field = fieldNames.firstIndex(of: Array(key.utf8)) ?? -1
             }
+            if position < scratch.keyOrder.count {
+                scratch.keyOrder[position] = field
+            } else {
+                scratch.keyOrder.append(field)
+            }
+            position += 1
             guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after key") }
             parser.skipWhitespace()
             if field >= 0, scratch.seen[field] {
@@ -205,11 +226,18 @@ struct JSONReader {
         }
     }
 
-    private func fieldIndex(_ key: UnsafeRawBufferPointer) -> Int {
-        for (index, name) in fieldNames.enumerated() where name.count == key.count {
-            if name.elementsEqual(key) { return index }
+    private func fieldIndex(_ key: UnsafeRawBufferPointer, guess: Int) -> Int {
+        nameBytes.withUnsafeBytes { names in
+            func matches(_ index: Int) -> Bool {
+                let range = nameRanges[index]
+                guard range.count == key.count else { return false }
+                guard let name = names.baseAddress, let bytes = key.baseAddress else { return true }
+                return memcmp(name + range.lowerBound, bytes, range.count) == 0
+            }
+            if guess >= 0, matches(guess) { return guess }
+            for index in 0..<fieldCount where matches(index) { return index }
+            return -1
         }
-        return -1
     }
 
     /// `firstObjectKeys(_:format:)` over a file's first bytes, with the syntax error that
@@ -310,6 +338,8 @@ struct JSONReader {
 private struct RecordScratch {
     var row: RawRow
     var seen: [Bool]
+    /// The field of each key of the last object, by its place (-1: an unknown key).
+    var keyOrder: [Int] = []
     private var buffer = GrowableBuffer<UInt8>(capacity: 4096)
 
     init(fieldCount: Int) {
