@@ -32,10 +32,13 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
             let lent = LentBuffer(activities)
             return Parallel.map(count: sortable.count) { classifier.verdict(sortable[$0], lent.element($0).pointee) }
         }
-        // Sorted as (first eight bytes of the id as one number, place) pairs: comparing two
-        // reads nothing else, and whole ids only on a tie.
+        // Sorted as (eight bytes of the id as one number, place) pairs: comparing two reads
+        // nothing else, and whole ids only on a tie. The bytes are the first after what every
+        // id begins with: RevenueCat's ids all begin `$RCAnonymousID:`, and with their first
+        // eight bytes every pair tied, a sort of 6 s at a million customers instead of 0.3.
+        let common = Self.commonPrefixLength(sortable)
         let keys = Parallel.map(count: sortable.count) {
-            SortKey(prefix: Self.sortPrefix(sortable[$0].id), slot: Int32($0))
+            SortKey(prefix: Self.sortPrefix(sortable[$0].id, after: common), slot: Int32($0))
         }
         let order = Parallel.sorted(keys) { left, right in
             if left.prefix != right.prefix { return left.prefix < right.prefix }
@@ -63,12 +66,31 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         var slot: Int32
     }
 
-    /// The first eight bytes of an id, big-endian and zero-padded: a number whose order is
-    /// the ids' code-point order up to those bytes.
-    private static func sortPrefix(_ id: String) -> UInt64 {
+    /// How many bytes every id begins with.
+    private static func commonPrefixLength(_ records: [Customer]) -> Int {
+        guard let first = records.first.map({ Array($0.id.utf8) }) else { return 0 }
+        let parts = Parallel.mapParts(count: records.count) { range in
+            var common = first.count
+            for index in range where common > 0 {
+                var matched = 0
+                for byte in records[index].id.utf8.prefix(common) {
+                    guard byte == first[matched] else { break }
+                    matched += 1
+                }
+                common = matched
+            }
+            return common
+        }
+        return parts.min() ?? 0
+    }
+
+    /// Eight bytes of an id from `start` on, big-endian and zero-padded: for ids that share
+    /// their first `start` bytes, a number whose order is the ids' code-point order up to
+    /// those bytes.
+    private static func sortPrefix(_ id: String, after start: Int) -> UInt64 {
         var prefix: UInt64 = 0
         var count = 0
-        for byte in id.utf8.prefix(8) {
+        for byte in id.utf8.dropFirst(start).prefix(8) {
             prefix = prefix << 8 | UInt64(byte)
             count += 1
         }
