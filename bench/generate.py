@@ -116,6 +116,11 @@ row):
 - customer ids are unique in customers.csv;
 - no field holds a quote character: the script's CSV sniffer settles on no escape
   character from a sample without one, and then fails on a `""` further on;
+- the first transaction row of a file in time or customer order (--order) that has a
+  product_id has it quoted, as RFC 4180 allows for any field: the sniffer also decides the
+  quote character from a sample of the first rows, and without a quote in it (time order
+  puts the products whose names need quotes far down the file: the first is on line 79,123
+  at 1M customers) it splits a quoted comma further on and fails;
 - rejected rows (--rejected-rows) never have a malformed timestamp in a column the script
   reads (its four transaction timestamps and original_purchase_date are parsed with a fixed
   format, and one bad value fails the whole script): the bad timestamp is a preorder_date;
@@ -700,10 +705,23 @@ def write_transaction_line(t, eol="\n"):
         ts(t[REVOKED]), t[OWNER], t[ENV], t[PRICE], t[CUR], t[STATE], ts(t[GRACE]), eol)
 
 
+def quote_product_id(line):
+    """line with its product_id (the 4th field; the three before it never hold a comma or a
+    quote) quoted, or None when it is empty; line itself when it is quoted already."""
+    head = line.split(",", 3)
+    if head[3].startswith('"'):
+        return line
+    pid, rest = head[3].split(",", 1)
+    if not pid:
+        return None
+    return ",".join(head[:3]) + ',"' + pid + '",' + rest
+
+
 class Rows:
     """Where transaction rows go: scattered over 256 temporary buckets, each shuffled
     (--order scattered, the default); into temporary buckets of 4 days of purchase time, each
-    sorted (time); or straight into the file in customers.csv's order (customer)."""
+    sorted (time); or straight into the file in customers.csv's order (customer). In the
+    last two, the first row with a product_id has it quoted (the module doc says why)."""
 
     def __init__(self, order, seed, scatter, out, header):
         self.order, self.seed, self.scatter, self.out = order, seed, scatter, out
@@ -724,6 +742,17 @@ class Rows:
                              newline="")
             self.file.write(header)
         self.header = header
+        self.quoted = False  # the first product_id quoted, in time and customer order
+
+    def quote_first(self, line):
+        """line, with its product_id quoted if it is the first row that has one."""
+        if self.quoted:
+            return line
+        quoted = quote_product_id(line)
+        if quoted is None:
+            return line
+        self.quoted = True
+        return quoted
 
     def add(self, text, t):
         if self.order == "scattered":
@@ -732,7 +761,7 @@ class Rows:
             # the purchase time first (YYYY-MM-DDTHH:MM:SSZ sorts as time), cut off when written
             self.buffers.setdefault(t[PURCHASE] // TIME_BUCKET, []).append(ts(t[PURCHASE]) + text)
         else:
-            self.file.write(text)
+            self.file.write(self.quote_first(text))
             self.rows += 1
         self.pending += 1
 
@@ -785,7 +814,12 @@ class Rows:
                     tf.write("".join(records))
                 else:
                     records.sort()
-                    tf.write("".join(r[20:] for r in records))
+                    records = [r[20:] for r in records]
+                    for k in range(len(records)):
+                        if self.quoted:
+                            break
+                        records[k] = self.quote_first(records[k])
+                    tf.write("".join(records))
                 del records
         os.rmdir(self.tmp)
         return rows
@@ -991,7 +1025,8 @@ def main():
     st, n = generate(a.customers, a.seed, params, a.out)
     options = parameter_options(params)
     print("generate: %s%d customers rows, %d transactions rows (%.1f per customer) in %.1f s -> %s"
-          % ("shape %s (%s): " % (a.shape, " ".join(options)) if options else "",
+          % ("shape %s (%s): " % (a.shape if a.shape != "default" else "of your own",
+                                  " ".join(options)) if options else "",
              st["customers_rows"], st["transactions_rows"],
              st["transactions_rows"] / max(1, n), time.monotonic() - t0, a.out),
           file=sys.stderr)
