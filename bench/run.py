@@ -511,9 +511,6 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
               work, duckdb_version):
     """One shape: generate (or reuse), time, compare. Returns a dict for the summary table."""
     result = {"shape": shape, "ok": False}
-    if a.shape == "all":
-        print("=== shape %s ===" % shape)
-        sys.stdout.flush()
     data, gen_cmd, gen_seconds = dataset(a.customers, a.history_factor, a.seed, shape)
     with open(os.path.join(data, "manifest.json")) as f:
         manifest = json.load(f)
@@ -705,6 +702,52 @@ def summary(results, reference):
           "and the six flags on every customer compared, and the generator's counts)")
 
 
+def run_all(a, binary, build_kind, reference):
+    """--shape all: each shape in turn, each in a process of its own (a child's peak RSS
+    starts from its parent's RSS at the fork, and the comparison of a shape of 1M customers
+    leaves a Python process at about a GiB), then the table of them all."""
+    last_run = os.path.join(DATA_ROOT, "last-run")
+    shutil.rmtree(last_run, ignore_errors=True)
+    os.makedirs(last_run)
+    options = ["--customers", str(a.customers), "--runs", str(a.runs), "--seed", str(a.seed),
+               "--binary", binary, "--build-kind", build_kind]
+    if a.history_factor is not None:
+        options += ["--history-factor", str(a.history_factor)]
+    options += ["--jsonl"] * (a.jsonl or a.format == "jsonl") + \
+        ["--sde"] * (a.sde or a.format == "sde") + ["--sql"] * a.sql
+    for option in ["baseline_binary", "reference_binary"]:
+        if getattr(a, option):
+            options += ["--" + option.replace("_", "-"), os.path.abspath(getattr(a, option))]
+    shapes = list(generate.SHAPES)
+    results = []
+    for n, shape in enumerate(shapes):
+        if n:
+            print()
+        print("=== shape %s ===" % shape)
+        sys.stdout.flush()
+        work = os.path.join(last_run, shape)
+        summary_file = os.path.join(last_run, shape + ".json")
+        code = subprocess.run([sys.executable, os.path.abspath(__file__), "--shape", shape]
+                              + options + ["--work-dir", work, "--summary-file", summary_file],
+                              cwd=ROOT).returncode
+        try:
+            with open(summary_file) as f:
+                r = json.load(f)
+        except (OSError, ValueError):
+            r = {"shape": shape, "ok": False}
+        r["ok"] = r["ok"] and code == 0
+        results.append(r)
+        if r["ok"] and n < len(shapes) - 1:
+            shutil.rmtree(work, ignore_errors=True)  # kept: the last shape's, and failures'
+    summary(results, reference)
+    sys.stdout.flush()
+    failed = [r["shape"] for r in results if not r["ok"]]
+    if failed:
+        log("bench: FAILED: %s (details above)" % ", ".join(failed))
+        return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--customers", type=int, default=1_000_000)
@@ -735,6 +778,10 @@ def main():
     ap.add_argument("--reference-binary", metavar="PATH",
                     help="run this grandfather binary once per shape with the same audit "
                     "command and require byte-identical outputs")
+    # what --shape all gives each shape's process
+    ap.add_argument("--build-kind", help=argparse.SUPPRESS)
+    ap.add_argument("--work-dir", help=argparse.SUPPRESS)
+    ap.add_argument("--summary-file", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.runs < 1:
         ap.error("--runs must be at least 1")
@@ -759,7 +806,7 @@ def main():
 
     if a.binary:
         binary = os.path.abspath(a.binary)
-        build_kind = "given binary"
+        build_kind = a.build_kind or "given binary"
     else:
         try:
             binary = build(a.debug)
@@ -767,30 +814,19 @@ def main():
             log("bench: error: the build failed (exit %d): %s" % (e.returncode, shell_line(e.cmd)))
             return 1
         build_kind = "debug build" if a.debug else "release build"
+    if a.shape == "all":
+        return run_all(a, binary, build_kind, reference)
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     base_version = subprocess.run([baseline, "--version"], capture_output=True,
                                   text=True).stdout.strip() if baseline else None
-    shapes = list(generate.SHAPES) if a.shape == "all" else [a.shape]
-    last_run = os.path.join(DATA_ROOT, "last-run")
-    shutil.rmtree(last_run, ignore_errors=True)
-    results = []
-    for n, shape in enumerate(shapes):
-        work = last_run if len(shapes) == 1 else os.path.join(last_run, shape)
-        if n:
-            print()
-        r = run_shape(a, shape, binary, build_kind, version, baseline, base_version, reference,
-                      formats, work, duckdb.__version__)
-        results.append(r)
-        if len(shapes) > 1 and r["ok"] and n < len(shapes) - 1:
-            shutil.rmtree(work, ignore_errors=True)  # kept: the last shape's, and failures'
-    if len(shapes) > 1:
-        summary(results, reference)
+    work = a.work_dir or os.path.join(DATA_ROOT, "last-run")
+    r = run_shape(a, a.shape, binary, build_kind, version, baseline, base_version, reference,
+                  formats, work, duckdb.__version__)
+    if a.summary_file:
+        with open(a.summary_file, "w") as f:
+            json.dump(r, f)
     sys.stdout.flush()
-    failed = [r["shape"] for r in results if not r["ok"]]
-    if failed:
-        log("bench: FAILED: %s (details above)" % ", ".join(failed))
-        return 1
-    return 0
+    return 0 if r["ok"] else 1
 
 
 if __name__ == "__main__":
