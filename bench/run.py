@@ -287,30 +287,29 @@ def same_answers(a, b, leave_out_orphans_of_a=False, leave_out=(), why=""):
     """Whether two snapshots hold the same classes and flags for every customer; with
     leave_out_orphans_of_a, for every customer but a's orphans (a RevenueCat export makes a
     customer of each id it names, with its store as the platform: SPEC §9); leave_out: more
-    customers left out (why: the reason, printed with their count)."""
-    def orphans(path):
+    customers left out (why: the reason, printed with their count and how many of them do
+    differ)."""
+    def answers(path):
         db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
         try:
-            return set(r[0] for r in db.execute("SELECT customer_id FROM customers WHERE is_orphan = 1"))
+            flags = {}
+            for cid, flag in db.execute("SELECT customer_id, flag FROM customer_flags"):
+                flags.setdefault(cid, set()).add(flag)
+            orphans = set(r[0] for r in db.execute(
+                "SELECT customer_id FROM customers WHERE is_orphan = 1"))
+            return {cid: (cls, frozenset(flags.get(cid, ()))) for cid, cls in
+                    db.execute("SELECT customer_id, class FROM customers")}, orphans
         finally:
             db.close()
-    left_out = orphans(a) if leave_out_orphans_of_a else set()
+    (got_a, orphans), (got_b, _) = answers(a), answers(b)
+    left_out = orphans if leave_out_orphans_of_a else set()
     more = set(leave_out) - left_out
-
-    def read(path):
-        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
-        try:
-            return (sorted(r for r in db.execute("SELECT customer_id, class FROM customers")
-                           if r[0] not in left_out and r[0] not in more),
-                    sorted(r for r in db.execute("SELECT customer_id, flag FROM customer_flags")
-                           if r[0] not in left_out and r[0] not in more))
-        finally:
-            db.close()
     if left_out:
         print("  (left out: %d customers that are orphans in the canonical run)" % len(left_out))
     if more:
-        print("  (left out: %d more customers: %s)" % (len(more), why))
-    return read(a) == read(b)
+        print("  (left out: %d more customers: %s; %d of them differ)" % (
+            len(more), why, sum(1 for c in more if got_a.get(c) != got_b.get(c))))
+    return all(got_a.get(c) == got_b.get(c) for c in (set(got_a) | set(got_b)) - left_out - more)
 
 
 def same_as_sql(snapshot, folder):
@@ -680,7 +679,7 @@ def summary(results, reference):
     print()
     print("=== all shapes ===")
     yes = lambda b: "yes" if b else "NO"
-    head = "%-17s %11s %9s %13s %13s %13s %13s %6s %6s %7s %9s %9s" % (
+    head = "%-17s %11s %9s %13s %13s %13s %13s %7s %7s %7s %9s %9s" % (
         "shape", "rows", "data", "gf wall s", "gf RSS MiB", "duck wall s", "duck RSS MiB",
         "wall", "RSS", "agree", "<=0.8x t", "<=0.8x m")
     if reference:
@@ -691,7 +690,7 @@ def summary(results, reference):
             print("%-17s (did not run)" % r["shape"])
             continue
         wall, rss = r["gf"][0] / r["duck"][0], r["gf"][1] / r["duck"][1]
-        line = "%-17s %11d %9s %13.2f %13.0f %13.2f %13.0f %5.2fx %5.2fx %7s %9s %9s" % (
+        line = "%-17s %11d %9s %13.2f %13.0f %13.2f %13.0f %6.3fx %6.3fx %7s %9s %9s" % (
             r["shape"], r["rows"], "%.2f GB" % (r["size"] / 1e9), r["gf"][0], r["gf"][1],
             r["duck"][0], r["duck"][1], wall, rss, yes(r.get("agree")), yes(wall <= 0.8),
             yes(rss <= 0.8))
