@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a synthetic, deterministic data set for the benchmark (Python 3 stdlib only).
 
-    python3 bench/generate.py --customers N --seed S [--history-factor K] --out DIR
+    python3 bench/generate.py --customers N --seed S [--shape NAME] [shape parameters] --out DIR
 
 Writes DIR/customers.csv and DIR/transactions.csv (canonical SPEC §2 columns, header row,
 LF line ends) and DIR/manifest.json (counts, and the ids of the customers in customers.csv
@@ -21,10 +21,84 @@ and conflicting (price only) duplicate rows.
 extra ones earlier in time, with new transaction ids). Customers stay the same and so do
 their classes and flags: it grows the transactions file only.
 
+Shape parameters. Each property of an export's shape is one option; without any of them
+(the `default` shape) the files are the ones this script always wrote, byte for byte. A user
+describes their own export in these terms (e.g. `--consumable-share 0.14
+--renewal-state-absent 0.9 --order time`), and bench/run.py can time that shape.
+  --customers-factor F       write F times --customers customers (default 1)
+  --history-factor K         K times the renewals of every auto-renewable (default 1)
+  --ids default|revenuecat   customer ids `c` + 8 hex digits and 16-digit transaction ids
+                             (default), or RevenueCat's `$RCAnonymousID:` + 32 lower-case hex
+                             digits and 19-digit transaction ids (original_transaction_id
+                             alike)
+  --order scattered|time|customer
+                             transaction rows scattered over the file (default: 256
+                             temporary buckets, each shuffled), sorted by purchase_date across
+                             all customers as incremental exports arrive (buckets of 4 days of
+                             purchase time, each sorted; ties by the row's text), or grouped
+                             by customer in customers.csv's order, each customer's rows by
+                             purchase_date
+  --shallow                  every customer has one or two transactions (one-time purchases,
+                             or a subscription of one or two periods), not ~10 on average
+  --consumable-share P       add consumable purchases until they are a fraction P of the
+                             transaction rows (default: none added, ~3.8% as generated): a
+                             customer gets a burst of 1-9 (~2.8 on average) with a chance
+                             that grows with the rows' shortfall so far
+  --non-consumable-share P   add lifetime (non-consumable) purchases, one to a customer, the
+                             same way, until they are a fraction P of the rows (default: none
+                             added, ~0.5%); only to customers who bought something already,
+                             never to grandfathered ones
+  --renewal-state-absent P   empty renewal_state on a fraction P of the auto-renewable rows
+                             (default 0: as generated, ~22% of them empty, ~75% `expired`)
+  --rejected-rows P          make a fraction P of all rows (both files) rows that Grandfather
+                             rejects (SPEC §8.5) and the DuckDB script still reads (never more
+                             than P of the rows read, so that bench/policy.json's
+                             max_rejected_fraction of 0.001 holds at P = 0.001): customers with
+                             an unknown platform or environment or a date-only preorder_date,
+                             transactions with an unknown product_type, ownership_type,
+                             environment or renewal_state, a price that is not a decimal
+                             ("4,99", "$4.99"), or no transaction_id, customer_id or
+                             product_id. Only production rows of production customers in
+                             customers.csv; never duplicated. The manifest holds their count
+                             and the customers that have one (bench/run.py leaves those out)
+  --quoted-fields P          a fraction P of the rows of each file get a quoted field with a
+                             comma and a line break (LF or CRLF) in it: product_id in
+                             transactions, storefront in customers (default 0; a few such
+                             fields are always there)
+  --crlf                     CRLF line ends in both files (default LF; line breaks inside
+                             quoted fields stay as written)
+  --bom                      a UTF-8 BOM at the start of both files
+
+--shape NAME sets one of these presets; options given as well override the preset's values.
+With --customers 1000000 (seed 1), as measured (customers rows / transaction rows):
+
+  shape             parameters                      what it stands for                rows
+  default           (none)                          today's data                      995K / 9.94M
+  one-time-heavy    --consumable-share 0.14         a user's export: 14% consumable   995K / 11.3M
+                    --non-consumable-share 0.02     and 2% non-consumable rows (not
+                    --renewal-state-absent 0.9      4% and 0.5%), renewal_state
+                                                    mostly empty, more subscribers
+  long-history      --history-factor 4              4x the renewals per subscriber    995K / 38.3M
+  long-ids          --ids revenuecat                RevenueCat customer ids, 19-digit 995K / 9.94M
+                                                    transaction ids
+  time-ordered      --order time                    transactions sorted by purchase   995K / 9.94M
+                                                    date, as incremental exports
+                                                    arrive
+  customer-grouped  --order customer                each customer's rows together     995K / 9.94M
+  wide-and-shallow  --customers-factor 5 --shallow  5M customers, 1-2 transactions    4.97M / 7.02M
+                                                    each
+  messy             --rejected-rows 0.001           0.1% rejected rows, 2% of rows    995K / 9.94M
+                    --quoted-fields 0.02            with a quoted comma and line
+                    --crlf --bom                    break, CRLF line ends, a BOM
+
+The manifest of a shape other than the default (history factor aside) also holds its
+`parameters` and `generator_options`, and the counts of what the parameters did.
+
 Compatibility with bench/baseline_duckdb.py (fixed policy: bench/policy.json, as-of
 2026-11-01T00:00:00Z). The script implements a subset of SPEC and reads the CSV literally,
 so the data keeps to the part where both must agree on every customer the comparison keeps
-(all but excluded, orphan and sandbox-transaction customers):
+(all but excluded, orphan and sandbox-transaction customers, and customers with a rejected
+row):
 - timestamps exactly YYYY-MM-DDTHH:MM:SSZ; every enum lower-case; environment and
   ownership_type always written (the SQL compares `= 'production'`, and an absent value
   would be NULL there but the default in SPEC);
@@ -41,7 +115,18 @@ so the data keeps to the part where both must agree on every customer the compar
   renewal_state; conflicting duplicates differ in price only;
 - customer ids are unique in customers.csv;
 - no field holds a quote character: the script's CSV sniffer settles on no escape
-  character from a sample without one, and then fails on a `""` further on.
+  character from a sample without one, and then fails on a `""` further on;
+- the first transaction row of a file in time or customer order (--order) that has a
+  product_id has it quoted, as RFC 4180 allows for any field: the sniffer also decides the
+  quote character from a sample of the first rows, and without a quote in it (time order
+  puts the products whose names need quotes far down the file: the first is on line 79,123
+  at 1M customers) it splits a quoted comma further on and fails;
+- rejected rows (--rejected-rows) never have a malformed timestamp in a column the script
+  reads (its four transaction timestamps and original_purchase_date are parsed with a fixed
+  format, and one bad value fails the whole script): the bad timestamp is a preorder_date;
+- extra one-time purchases (--consumable-share, --non-consumable-share) keep the
+  grandfathered customers' rule above (no lifetime purchase for them), and emptied renewal
+  states (--renewal-state-absent) are emptied before that rule is applied.
 """
 import argparse
 import calendar
@@ -62,6 +147,7 @@ YEAR = 365 * DAY
 NR_TERM = 365 * DAY
 BUCKETS = 256
 FLUSH_LINES = 400_000
+TIME_BUCKET = 4 * 86400  # --order time: seconds of purchase time per temporary bucket
 
 CUSTOMER_COLUMNS = ["customer_id", "platform", "original_app_version", "original_purchase_date",
                     "environment", "preorder_date", "storefront"]
@@ -77,6 +163,68 @@ TID, OTID, CID, PID, PTYPE, PURCHASE, EXPIRES, REVOKED, OWNER, ENV, PRICE, CUR, 
 AR, NR, NC, CONS = "auto_renewable", "non_renewing", "non_consumable", "consumable"
 PURCHASED, FAMILY = "purchased", "family_shared"
 PROD, SANDBOX = "production", "sandbox"
+
+
+# The shape parameters (module doc) and their values for the default shape: today's data.
+PARAMETERS = {
+    "customers_factor": 1,
+    "history_factor": 1,
+    "ids": "default",
+    "order": "scattered",
+    "shallow": False,
+    "consumable_share": 0.0,
+    "non_consumable_share": 0.0,
+    "renewal_state_absent": 0.0,
+    "rejected_rows": 0.0,
+    "quoted_fields": 0.0,
+    "crlf": False,
+    "bom": False,
+}
+
+# name -> (the parameters it sets, what it stands for); the table in the module doc.
+SHAPES = {
+    "default": ({}, "today's data"),
+    "one-time-heavy": ({"consumable_share": 0.14, "non_consumable_share": 0.02,
+                        "renewal_state_absent": 0.9},
+                       "many one-time purchases, renewal_state mostly empty"),
+    "long-history": ({"history_factor": 4}, "four times the renewals per subscriber"),
+    "long-ids": ({"ids": "revenuecat"}, "RevenueCat-style customer ids, 19-digit transaction ids"),
+    "time-ordered": ({"order": "time"}, "transactions sorted by purchase_date"),
+    "customer-grouped": ({"order": "customer"}, "each customer's transactions together"),
+    "wide-and-shallow": ({"customers_factor": 5, "shallow": True},
+                         "five times the customers, one or two transactions each"),
+    "messy": ({"rejected_rows": 0.001, "quoted_fields": 0.02, "crlf": True, "bom": True},
+              "rejected rows, quoted fields with line breaks, CRLF, a BOM"),
+}
+
+
+def shape_parameters(shape, **given):
+    """The parameters of a shape, with the values given (not None) overriding its preset's."""
+    if shape not in SHAPES:
+        raise ValueError("unknown shape %r (one of: %s)" % (shape, ", ".join(SHAPES)))
+    params = dict(PARAMETERS)
+    params.update(SHAPES[shape][0])
+    for key, value in given.items():
+        if key not in PARAMETERS:
+            raise ValueError("unknown shape parameter %r" % key)
+        if value is not None:
+            params[key] = value
+    return params
+
+
+def parameter_options(params):
+    """The options of this script that give params (those that differ from the default)."""
+    out = []
+    for key, default in PARAMETERS.items():
+        value = params[key]
+        if value == default:
+            continue
+        option = "--" + key.replace("_", "-")
+        if isinstance(default, bool):
+            out.append(option)
+        else:
+            out += [option, str(value)]
+    return out
 
 
 def csv_field(s):
@@ -95,6 +243,19 @@ P_COINS = "coins.100"
 P_COINS_BIG = "coins.500"
 P_QUOTED = csv_field("coins, mega pack")
 P_NEWLINE = csv_field("promo,\nspring 2024")
+
+# the text inside the quotes, for the quoted variants of --quoted-fields
+RAW_PRODUCT = {P_FAMILY: "bundle, family", P_QUOTED: "coins, mega pack",
+               P_NEWLINE: "promo,\nspring 2024"}
+QUOTED_SUFFIXES = [", promo\nwinter 2025", ",\r\nbundle edition", ", gift,\nfrom a friend",
+                   ",\n"]
+QUOTED_STOREFRONTS = ["US,\nCA", "EU,\r\nDE", "FR, Paris\n(web)", "JP,\n"]
+# (field, value) of rejected rows (--rejected-rows): SPEC §8.5 rejects each, and the
+# DuckDB script reads each without an error (none is a timestamp it parses)
+REJECTED_CUSTOMER = [(1, "windows"), (4, "staging"), (5, "2025-11-30")]
+REJECTED_TRANSACTION = [(PTYPE, "subscription"), (TID, ""), (PRICE, csv_field("4,99")),
+                        (PRICE, "$4.99"), (OWNER, "gifted"), (ENV, "staging"),
+                        (STATE, "paused"), (CID, ""), (PID, "")]
 
 CURRENCIES = {"USA": "USD", "CAN": "CAD", "GBR": "GBP", "DEU": "EUR", "FRA": "EUR",
               "JPN": "JPY", "AUS": "AUD", "BRA": "BRL", "IND": "INR"}
@@ -155,24 +316,50 @@ def is_current(t):
     return False
 
 
+MASK128 = (1 << 128) - 1
+
+
 class Generator:
-    def __init__(self, seed, history_factor):
+    def __init__(self, seed, params):
+        self.params = params
         self.rng = random.Random("data-%d" % seed)
         self.scatter = random.Random("scatter-%d" % seed)
         # duplicates draw from their own stream, so that --history-factor leaves customers alone
         self.dup = random.Random("duplicates-%d" % seed)
-        self.k = history_factor
+        # and so does each shape parameter, so that one changes nothing the others decide
+        self.extra = random.Random("one-time-%d" % seed)
+        self.states = random.Random("states-%d" % seed)
+        self.messy = random.Random("messy-%d" % seed)
+        self.k = params["history_factor"]
+        self.shallow = params["shallow"]
+        self.revenuecat_ids = params["ids"] == "revenuecat"
         self.id_mult = 0x9E3779B1
         self.id_offset = random.Random("ids-%d" % seed).getrandbits(32)
+        if self.revenuecat_ids:
+            self.id_offset128 = random.Random("revenuecat-ids-%d" % seed).getrandbits(128)
         self.stats = {"customers_rows": 0, "transactions_rows": 0, "sandbox_customers": 0,
                       "orphan_customers": 0, "orphan_transactions": 0,
                       "sandbox_transactions": 0, "exact_duplicate_rows": 0,
                       "conflicting_duplicate_rows": 0, "cutover_cluster_customers": 0,
                       "grandfathered_customers": 0, "missing_version_customers": 0,
                       "history_extension_rows": 0}
+        # counts of the shape parameters, only where one is set (the default manifest stays)
+        self.one_time = params["consumable_share"] > 0 or params["non_consumable_share"] > 0
+        if self.one_time:
+            self.stats.update(added_consumables=0, added_non_consumables=0)
+            self.seen = [0, 0, 0]  # transaction rows, consumable rows, non-consumable rows
+        if params["renewal_state_absent"] > 0:
+            self.stats["renewal_states_emptied"] = 0
         self.sandbox_tx_customers = []
 
     def customer_id(self, i):
+        if self.revenuecat_ids:
+            # a bijection of 128 bits (odd multipliers and xor-shifts), so ids are unique
+            x = ((i + self.id_offset128) * 0x9E3779B97F4A7C15F39CC0605CEDC835) & MASK128
+            x ^= x >> 67
+            x = (x * 0xD6E8FEB86659FD93C2B2AE3D27D4EB4F) & MASK128
+            x ^= x >> 59
+            return "$RCAnonymousID:%032x" % x
         return "c%08x" % (((i + self.id_offset) * self.id_mult) & 0xFFFFFFFF)
 
     # ---- one customer: returns (customer line or None, [transaction records])
@@ -246,10 +433,9 @@ class Generator:
         gf = not orphan and not sandbox and version != "" and version_lt(version)
         st = self.stats
         if orphan:
-            line = None
+            fields = None
         else:
-            line = "%s,%s,%s,%s,%s,%s,%s\n" % (cid, platform, version, ts(opd), env, ts(preorder),
-                                               store)
+            fields = [cid, platform, version, ts(opd), env, ts(preorder), store]
             st["customers_rows"] += 1
             st["sandbox_customers"] += sandbox
             st["cutover_cluster_customers"] += cluster
@@ -258,22 +444,73 @@ class Generator:
 
         txs = []
         self.cid = cid
-        self.tbase = 2_000_000_000_000_000 + i * 100_000
+        if self.revenuecat_ids:
+            self.tbase = 1_843_000_000_000_000_000 + i * 100_000  # 19 digits
+        else:
+            self.tbase = 2_000_000_000_000_000 + i * 100_000
         self.tnext = 0
         self.text = 1000
         self.currency = currency
         self.env = env
         self.gf = gf
-        self.transactions(txs)
-        if r() < 0.005:  # a tester: a sandbox subscription (on a production customer, mostly)
-            self.env = SANDBOX
-            self.subscription(txs, P_MONTHLY, MONTH, 5 + int(r() * 30), "", PURCHASED)
-            if r() < 0.5:
+        if self.shallow:
+            self.shallow_transactions(txs)
+            if len(txs) < 2 and r() < 0.005:  # a tester: one sandbox purchase
+                self.env = SANDBOX
                 self.simple(txs, P_COINS, CONS, AS_OF - int(r() * YEAR))
-            self.env = env
+                self.env = env
+        else:
+            self.transactions(txs)
+            if r() < 0.005:  # a tester: a sandbox subscription (on a production customer, mostly)
+                self.env = SANDBOX
+                self.subscription(txs, P_MONTHLY, MONTH, 5 + int(r() * 30), "", PURCHASED)
+                if r() < 0.5:
+                    self.simple(txs, P_COINS, CONS, AS_OF - int(r() * YEAR))
+                self.env = env
+        if self.one_time:
+            self.one_time_purchases(txs)
+        if self.params["renewal_state_absent"] > 0:
+            self.empty_renewal_states(txs)
         if gf:
             self.fix_grandfathered(txs)
-        return line, txs
+        return fields, txs
+
+    def one_time_purchases(self, txs):
+        """--consumable-share, --non-consumable-share: one-time purchases added to this
+        customer while the rows so far fall short of the shares (a deterministic feedback, so
+        the shares come out as asked whatever the other parameters)."""
+        p = self.params
+        r = self.extra.random
+        seen = self.seen
+        seen[0] += len(txs)
+        seen[1] += sum(1 for t in txs if t[PTYPE] == CONS)
+        seen[2] += sum(1 for t in txs if t[PTYPE] == NC)
+        share = p["consumable_share"]
+        if share > 0:
+            short = share * seen[0] - seen[1]  # consumables missing so far
+            if short > 0 and r() * 2.8 < short:
+                for _ in range(1 + int(r() * r() * 9)):  # a burst: 1-9, ~2.8 on average
+                    self.consumable(txs, r)
+                    seen[0] += 1
+                    seen[1] += 1
+                    self.stats["added_consumables"] += 1
+        share = p["non_consumable_share"]
+        if share > 0 and not self.gf and len(txs) > 0:  # a buyer's upgrade to lifetime
+            short = share * seen[0] - seen[2]
+            if short > 0 and r() < short:
+                self.lifetime(txs, r)
+                seen[0] += 1
+                seen[2] += 1
+                self.stats["added_non_consumables"] += 1
+
+    def empty_renewal_states(self, txs):
+        """--renewal-state-absent: an auto-renewable row's renewal_state left empty."""
+        r = self.states.random
+        p = self.params["renewal_state_absent"]
+        for t in txs:
+            if t[PTYPE] == AR and r() < p and t[STATE] != "":
+                t[STATE] = ""
+                self.stats["renewal_states_emptied"] += 1
 
     def new_tid(self):
         t = self.tbase + self.tnext
@@ -327,25 +564,51 @@ class Generator:
         if r() < 0.0002:  # a purchase after as-of (impossible_dates; still counts)
             self.simple(txs, P_COINS, CONS, AS_OF + DAY + int(r() * 30 * DAY))
 
-    def consumable(self, txs):
+    def shallow_transactions(self, txs):
+        """--shallow: one or two transactions."""
         r = self.rng.random
+        gf = self.gf
+        n = 1 if r() < 0.6 else 2
+        x = r()
+        if x < 0.35:  # consumables only
+            for _ in range(n):
+                self.consumable(txs)
+        elif x < 0.45 and not gf:  # a lifetime purchase, maybe a consumable
+            self.lifetime(txs)
+            if n == 2:
+                self.consumable(txs)
+        elif x < 0.80:  # a monthly subscription of one or two months
+            self.subscription(txs, P_MONTHLY, MONTH, n, "short" if r() < 0.5 else "long",
+                              FAMILY if r() < 0.03 else PURCHASED)
+        elif x < 0.90:  # a yearly one
+            self.subscription(txs, P_YEARLY, YEAR, n, "long", PURCHASED)
+        elif x < 0.96:  # a non-renewing subscription bought once or twice
+            self.non_renewing(txs, n)
+        elif not gf:  # a family plan, mostly family-shared to this customer
+            self.subscription(txs, P_FAMILY, MONTH, n, "long", FAMILY if r() < 0.8 else PURCHASED)
+        else:
+            self.subscription(txs, P_MONTHLY, MONTH, n, "long", PURCHASED)
+
+    def consumable(self, txs, r=None):
+        r = r or self.rng.random
         x = r()
         pid = P_COINS if x < 0.6 else P_COINS_BIG if x < 0.999 else P_QUOTED if x < 0.9996 \
             else P_NEWLINE
         purchase = AS_OF - int(r() * 4 * YEAR)
         self.simple(txs, pid, CONS, purchase, purchase + int(r() * 10 * DAY) if r() < 0.02 else None)
 
-    def lifetime(self, txs):
-        r = self.rng.random
+    def lifetime(self, txs, r=None):
+        r = r or self.rng.random
         purchase = AS_OF - 30 * DAY - int(r() * 5 * YEAR)
         revoked = None
         if r() < 0.08:
             revoked = purchase + DAY + int(r() * 60 * DAY)
         self.simple(txs, P_LIFETIME, NC, purchase, revoked, FAMILY if r() < 0.05 else PURCHASED)
 
-    def non_renewing(self, txs):
+    def non_renewing(self, txs, n=None):
         r = self.rng.random
-        n = 1 + int(r() * r() * 3)
+        if n is None:
+            n = 1 + int(r() * r() * 3)
         x = r()
         if x < 0.02:
             last = AS_OF - NR_TERM  # exactly at the end of its term: not current
@@ -436,119 +699,336 @@ class Generator:
                 latest[1][STATE] = "expired"
 
 
-def write_transaction_line(t):
-    return "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n" % (
+def write_transaction_line(t, eol="\n"):
+    return "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s%s" % (
         t[TID], t[OTID], t[CID], t[PID], t[PTYPE], ts(t[PURCHASE]), ts(t[EXPIRES]),
-        ts(t[REVOKED]), t[OWNER], t[ENV], t[PRICE], t[CUR], t[STATE], ts(t[GRACE]))
+        ts(t[REVOKED]), t[OWNER], t[ENV], t[PRICE], t[CUR], t[STATE], ts(t[GRACE]), eol)
 
 
-def generate(n_customers, seed, history_factor, out):
+def quote_product_id(line):
+    """line with its product_id (the 4th field; the three before it never hold a comma or a
+    quote) quoted, or None when it is empty; line itself when it is quoted already."""
+    head = line.split(",", 3)
+    if head[3].startswith('"'):
+        return line
+    pid, rest = head[3].split(",", 1)
+    if not pid:
+        return None
+    return ",".join(head[:3]) + ',"' + pid + '",' + rest
+
+
+class Rows:
+    """Where transaction rows go: scattered over 256 temporary buckets, each shuffled
+    (--order scattered, the default); into temporary buckets of 4 days of purchase time, each
+    sorted (time); or straight into the file in customers.csv's order (customer). In the
+    last two, the first row with a product_id has it quoted (the module doc says why)."""
+
+    def __init__(self, order, seed, scatter, out, header):
+        self.order, self.seed, self.scatter, self.out = order, seed, scatter, out
+        self.tmp = os.path.join(out, ".buckets")
+        if os.path.exists(self.tmp):
+            shutil.rmtree(self.tmp)
+        os.mkdir(self.tmp)
+        self.rows = 0
+        self.pending = 0
+        if order == "scattered":
+            self.files = [open(os.path.join(self.tmp, "%03d" % b), "w", encoding="utf-8",
+                               newline="") for b in range(BUCKETS)]
+            self.buffers = [[] for _ in range(BUCKETS)]
+        elif order == "time":
+            self.buffers = {}
+        else:
+            self.file = open(os.path.join(out, "transactions.csv"), "w", encoding="utf-8",
+                             newline="")
+            self.file.write(header)
+        self.header = header
+        self.quoted = False  # the first product_id quoted, in time and customer order
+
+    def quote_first(self, line):
+        """line, with its product_id quoted if it is the first row that has one."""
+        if self.quoted:
+            return line
+        quoted = quote_product_id(line)
+        if quoted is None:
+            return line
+        self.quoted = True
+        return quoted
+
+    def add(self, text, t):
+        if self.order == "scattered":
+            self.buffers[self.scatter(8)].append(text)
+        elif self.order == "time":
+            # the purchase time first (YYYY-MM-DDTHH:MM:SSZ sorts as time), cut off when written
+            self.buffers.setdefault(t[PURCHASE] // TIME_BUCKET, []).append(ts(t[PURCHASE]) + text)
+        else:
+            self.file.write(self.quote_first(text))
+            self.rows += 1
+        self.pending += 1
+
+    def end_of_customer(self):
+        if self.pending >= FLUSH_LINES:
+            self.flush()
+
+    def flush(self):
+        self.pending = 0
+        if self.order == "scattered":
+            for b in range(BUCKETS):
+                if self.buffers[b]:
+                    self.files[b].write("\0".join(self.buffers[b]))
+                    self.files[b].write("\0")
+                    self.buffers[b].clear()
+        elif self.order == "time":
+            for b, records in self.buffers.items():
+                with open(os.path.join(self.tmp, "%+012d" % b), "a", encoding="utf-8",
+                          newline="") as f:
+                    f.write("\0".join(records))
+                    f.write("\0")
+            self.buffers.clear()
+
+    def finish(self):
+        """Writes transactions.csv from the buckets; returns its number of rows."""
+        self.flush()
+        if self.order == "customer":
+            self.file.close()
+            os.rmdir(self.tmp)
+            return self.rows
+        if self.order == "scattered":
+            for f in self.files:
+                f.close()
+            names = ["%03d" % b for b in range(BUCKETS)]
+        else:
+            names = sorted(os.listdir(self.tmp), key=int)
+        rows = 0
+        with open(os.path.join(self.out, "transactions.csv"), "w", encoding="utf-8",
+                  newline="") as tf:
+            tf.write(self.header)
+            for b, name in enumerate(names):
+                path = os.path.join(self.tmp, name)
+                with open(path, encoding="utf-8", newline="") as f:
+                    records = f.read().split("\0")
+                os.remove(path)
+                records.pop()  # after the last separator
+                rows += len(records)
+                if self.order == "scattered":
+                    random.Random("shuffle-%d-%d" % (self.seed, b)).shuffle(records)
+                    tf.write("".join(records))
+                else:
+                    records.sort()
+                    records = [r[20:] for r in records]
+                    for k in range(len(records)):
+                        if self.quoted:
+                            break
+                        records[k] = self.quote_first(records[k])
+                    tf.write("".join(records))
+                del records
+        os.rmdir(self.tmp)
+        return rows
+
+
+class Messy:
+    """--rejected-rows and --quoted-fields: which rows are changed, and how."""
+
+    def __init__(self, g):
+        self.p = g.params["rejected_rows"]
+        self.quoted = g.params["quoted_fields"]
+        self.r = g.messy.random
+        self.rows = 0  # rows seen so far, both files
+        self.rejected = 0
+        self.customers = set()  # with a rejected row
+        st = g.stats
+        if self.p > 0:
+            st.update(rejected_rows=0, rejected_customer_rows=0, rejected_transaction_rows=0,
+                      orphan_customers_from_rejected_rows=0)
+        if self.quoted > 0:
+            st["quoted_field_rows"] = 0
+        self.st = st
+
+    def reject(self):
+        """Whether this eligible row is to be rejected: at random, but never more than p of
+        the rows seen so far (so the rejected fraction never passes p)."""
+        if self.p > 0 and self.rejected + 1 <= self.p * self.rows and \
+                self.r() < min(1.0, 20 * self.p):
+            self.rejected += 1
+            self.st["rejected_rows"] += 1
+            return True
+        return False
+
+    def customer(self, fields, cid):
+        """The fields to write for a customer row; records a rejection."""
+        self.rows += 1
+        r = self.r
+        if self.quoted > 0 and r() < self.quoted:
+            fields[6] = csv_field(QUOTED_STOREFRONTS[int(r() * len(QUOTED_STOREFRONTS))])
+            self.st["quoted_field_rows"] += 1
+        if fields[4] == PROD and self.reject():
+            field, value = REJECTED_CUSTOMER[int(r() * len(REJECTED_CUSTOMER))]
+            fields = list(fields)
+            fields[field] = value
+            self.customers.add(cid)
+            self.st["rejected_customer_rows"] += 1
+            return fields, True
+        return fields, False
+
+    def quote(self, t):
+        """--quoted-fields: this transaction's product_id, quoted with a comma and a line break
+        in it (before its row and any duplicate of it are written)."""
+        r = self.r
+        if r() < self.quoted:
+            raw = RAW_PRODUCT.get(t[PID], t[PID])
+            t[PID] = csv_field(raw + QUOTED_SUFFIXES[int(r() * len(QUOTED_SUFFIXES))])
+            self.st["quoted_field_rows"] += 1
+
+    def transaction(self, t, cid, eligible):
+        """A rejected copy of t, or None."""
+        if eligible and self.reject():
+            field, value = REJECTED_TRANSACTION[int(self.r() * len(REJECTED_TRANSACTION))]
+            t = list(t)
+            t[field] = value
+            self.customers.add(cid)
+            self.st["rejected_transaction_rows"] += 1
+            return t
+        return None
+
+
+def generate(n_customers, seed, params, out):
+    """Writes the data set of the shape params (PARAMETERS) for n_customers (times
+    customers_factor)."""
+    n_customers *= params["customers_factor"]
+    # today's manifest for today's data (whatever the history factor, which it always held)
+    default = dict(params, history_factor=1) == PARAMETERS
     os.makedirs(out, exist_ok=True)
-    tmp = os.path.join(out, ".buckets")
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp)
-    os.mkdir(tmp)
-    g = Generator(seed, history_factor)
+    g = Generator(seed, params)
     st = g.stats
-    bucket_files = [open(os.path.join(tmp, "%03d" % b), "w", encoding="utf-8", newline="")
-                    for b in range(BUCKETS)]
-    buffers = [[] for _ in range(BUCKETS)]
-    pending = 0
-    scatter = g.scatter.getrandbits
+    eol = "\r\n" if params["crlf"] else "\n"
+    bom = "\ufeff" if params["bom"] else ""
+    rows = Rows(params["order"], seed, g.scatter.getrandbits, out,
+                bom + ",".join(TRANSACTION_COLUMNS) + eol)
     duplicate = g.dup.random
-
-    def flush():
-        for b in range(BUCKETS):
-            if buffers[b]:
-                bucket_files[b].write("\0".join(buffers[b]))
-                bucket_files[b].write("\0")
-                buffers[b].clear()
+    messy = Messy(g) if params["rejected_rows"] > 0 or params["quoted_fields"] > 0 else None
+    grouped = params["order"] == "customer"
 
     with open(os.path.join(out, "customers.csv"), "w", encoding="utf-8", newline="") as cf:
-        cf.write(",".join(CUSTOMER_COLUMNS) + "\n")
+        cf.write(bom + ",".join(CUSTOMER_COLUMNS) + eol)
         for i in range(n_customers):
-            line, txs = g.customer(i)
-            if line is not None:
-                cf.write(line)
+            fields, txs = g.customer(i)
+            cid = g.cid
+            customer_rejected = False
+            if fields is not None:
+                if messy:
+                    fields, customer_rejected = messy.customer(fields, cid)
+                cf.write(",".join(fields) + eol)
             else:
                 if any(t[ENV] == PROD for t in txs):
                     st["orphan_customers"] += 1
                 st["orphan_transactions"] += len(txs)
+            if grouped:
+                txs = sorted(txs, key=lambda t: t[PURCHASE])
             sandbox_tx = False
+            orphaned = False  # a production transaction accepted, its customer row rejected
+            eligible_customer = fields is not None and fields[4] == PROD
             for t in txs:
-                text = write_transaction_line(t)
-                buffers[scatter(8)].append(text)
+                rejected = None
+                if messy:
+                    messy.rows += 1
+                    if messy.quoted > 0:
+                        messy.quote(t)
+                    rejected = messy.transaction(t, cid, eligible_customer and t[ENV] == PROD)
+                text = write_transaction_line(rejected or t, eol)
+                rows.add(text, t)
                 if t[ENV] == SANDBOX:
                     sandbox_tx = True
                     st["sandbox_transactions"] += 1
+                elif customer_rejected and rejected is None:
+                    orphaned = True
                 if len(t) > 14:  # history extension rows are never duplicated, so that
                     continue      # --history-factor changes nothing else
                 x = duplicate()
+                if rejected is not None:
+                    continue  # a rejected row is never duplicated
                 if x < 0.001:
-                    buffers[scatter(8)].append(text)
+                    rows.add(text, t)
                     st["exact_duplicate_rows"] += 1
+                    if messy:
+                        messy.rows += 1
                 elif x < 0.0012 and t[PTYPE] != CONS:
                     t[PRICE] = "%s1" % t[PRICE] if "." in t[PRICE] else t[PRICE] + ".5"
-                    buffers[scatter(8)].append(write_transaction_line(t))
+                    rows.add(write_transaction_line(t, eol), t)
                     st["conflicting_duplicate_rows"] += 1
-            if sandbox_tx and line is not None:
-                g.sandbox_tx_customers.append(g.customer_id(i))
-            pending += len(txs)
-            if pending >= FLUSH_LINES:
-                flush()
-                pending = 0
-    flush()
-    for f in bucket_files:
-        f.close()
-
-    rows = 0
-    with open(os.path.join(out, "transactions.csv"), "w", encoding="utf-8", newline="") as tf:
-        tf.write(",".join(TRANSACTION_COLUMNS) + "\n")
-        for b in range(BUCKETS):
-            path = os.path.join(tmp, "%03d" % b)
-            with open(path, encoding="utf-8", newline="") as f:
-                records = f.read().split("\0")
-            os.remove(path)
-            records.pop()  # after the last separator
-            random.Random("shuffle-%d-%d" % (seed, b)).shuffle(records)
-            rows += len(records)
-            tf.write("".join(records))
-            del records
-    os.rmdir(tmp)
-    st["transactions_rows"] = rows
+                    if messy:
+                        messy.rows += 1
+            if sandbox_tx and fields is not None:
+                g.sandbox_tx_customers.append(cid)
+            if orphaned:
+                st["orphan_customers_from_rejected_rows"] += 1
+            rows.end_of_customer()
+    st["transactions_rows"] = rows.finish()
 
     manifest = {
         "generator": "bench/generate.py",
         "customers": n_customers,
         "seed": seed,
-        "history_factor": history_factor,
+        "history_factor": params["history_factor"],
         "as_of": ts(AS_OF),
         "cutover": ts(CUTOVER),
         "counts": st,
         "sandbox_transaction_customers": sorted(g.sandbox_tx_customers),
     }
+    if not default:  # the default shape's manifest stays as it always was
+        manifest["parameters"] = params
+        manifest["generator_options"] = parameter_options(params)
+    if messy and messy.p > 0:
+        manifest["rejected_row_customers"] = sorted(messy.customers)
     with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
-    return st
+    return st, n_customers
+
+
+def fraction(text):
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError("%s is not a fraction in [0, 1)" % text)
+    return value
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--customers", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--history-factor", type=int, default=1)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--shape", default="default", choices=list(SHAPES),
+                    help="a preset of the parameters below (module doc); default: none set")
+    ap.add_argument("--customers-factor", type=int, help="write F times --customers customers")
+    ap.add_argument("--history-factor", type=int,
+                    help="K times the renewals of every auto-renewable (default 1)")
+    ap.add_argument("--ids", choices=["default", "revenuecat"])
+    ap.add_argument("--order", choices=["scattered", "time", "customer"])
+    ap.add_argument("--shallow", action="store_true", default=None,
+                    help="one or two transactions per customer")
+    ap.add_argument("--consumable-share", type=fraction, metavar="P")
+    ap.add_argument("--non-consumable-share", type=fraction, metavar="P")
+    ap.add_argument("--renewal-state-absent", type=fraction, metavar="P")
+    ap.add_argument("--rejected-rows", type=fraction, metavar="P")
+    ap.add_argument("--quoted-fields", type=fraction, metavar="P")
+    ap.add_argument("--crlf", action="store_true", default=None)
+    ap.add_argument("--bom", action="store_true", default=None)
     a = ap.parse_args()
-    if a.customers < 1 or a.customers > 50_000_000:
-        ap.error("--customers must be between 1 and 50000000")
-    if a.history_factor < 1 or a.history_factor > 1000:
+    params = shape_parameters(a.shape, **{k: getattr(a, k) for k in PARAMETERS})
+    if params["customers_factor"] < 1 or a.customers * params["customers_factor"] > 50_000_000 \
+            or a.customers < 1:
+        ap.error("--customers (times --customers-factor) must be between 1 and 50000000")
+    if params["history_factor"] < 1 or params["history_factor"] > 1000:
         ap.error("--history-factor must be between 1 and 1000")
+    if params["consumable_share"] + params["non_consumable_share"] >= 0.9:
+        ap.error("--consumable-share and --non-consumable-share must add up to less than 0.9")
     t0 = time.monotonic()
-    st = generate(a.customers, a.seed, a.history_factor, a.out)
-    print("generate: %d customers rows, %d transactions rows (%.1f per customer) in %.1f s -> %s"
-          % (st["customers_rows"], st["transactions_rows"],
-             st["transactions_rows"] / max(1, a.customers), time.monotonic() - t0, a.out),
+    st, n = generate(a.customers, a.seed, params, a.out)
+    options = parameter_options(params)
+    print("generate: %s%d customers rows, %d transactions rows (%.1f per customer) in %.1f s -> %s"
+          % ("shape %s (%s): " % (a.shape if a.shape != "default" else "of your own",
+                                  " ".join(options)) if options else "",
+             st["customers_rows"], st["transactions_rows"],
+             st["transactions_rows"] / max(1, n), time.monotonic() - t0, a.out),
           file=sys.stderr)
 
 
