@@ -27,3 +27,13 @@ struct PermutationTests {
         #expect(first == ["b", "c", "d", "a"] && second == [2, 3, 4, 1])
     }
 }
+
+/// The parallel sort gives what a plain sort gives, strings included (sorted in place, merged).
+struct ParallelSortTests {
+    @Test("sorted in parts and merged: the same as one sort", arguments: [0, 1, 9_999, 10_000, 25_001])
+    func matchesSort(count: Int) {
+        var generator = SplitMix(seed: UInt64(count))
+        let values = (0..<count).map { _ in "id-\(generator.next() % 5_000)" }
+        #expect(Parallel.sorted(values) { $0 < $1 } == values.sorted())
+    }
+}

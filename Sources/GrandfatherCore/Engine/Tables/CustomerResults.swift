@@ -40,7 +40,7 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         let keys = Parallel.map(count: sortable.count) {
             SortKey(prefix: Self.sortPrefix(sortable[$0].id, after: common), slot: Int32($0))
         }
-        let order = Parallel.sorted(keys) { left, right in
+        let order = Parallel.sorted(consume keys) { left, right in
             if left.prefix != right.prefix { return left.prefix < right.prefix }
             return sortable[Int(left.slot)].id.codePointPrecedes(sortable[Int(right.slot)].id)
         }.map(\.slot)

@@ -30,38 +30,62 @@ enum Parallel {
         return (0..<parts).compactMap { try? slots.take($0) }
     }
 
-    /// `values` sorted by `precedes`: parts sorted at once, then merged.
+    /// `values` sorted by `precedes`: parts sorted in place at once, then merged, so that
+    /// at most two copies of the values are alive at any time (each part copied out before
+    /// its sort, and the merges, held four: 240 MB of sort keys at 5M customers).
     static func sorted<Value: Sendable>(
-        _ values: [Value], by precedes: @escaping @Sendable (Value, Value) -> Bool
+        _ values: consuming [Value], by precedes: @escaping @Sendable (Value, Value) -> Bool
     ) -> [Value] {
-        let parts = values.count < 10_000 ? 1 : width
-        let slots = ResultSlots<[Value]>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var sorted = Array(values[bounds(part, of: parts, count: values.count)])
-            sorted.sort(by: precedes)
-            slots.store(part, .success(sorted))
-        }
-        var merged = (try? slots.take(0)) ?? []
-        for part in 1..<max(parts, 1) {
-            let next = (try? slots.take(part)) ?? []
-            var result: [Value] = []
-            result.reserveCapacity(merged.count + next.count)
-            var left = 0
-            var right = 0
-            while left < merged.count, right < next.count {
-                if precedes(next[right], merged[left]) {
-                    result.append(next[right])
-                    right += 1
-                } else {
-                    result.append(merged[left])
-                    left += 1
-                }
+        var values = values
+        let count = values.count
+        let parts = count < 10_000 ? 1 : width
+        values.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let whole = UncheckedPointer(base)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = bounds(part, of: parts, count: count)
+                var run = UnsafeMutableBufferPointer(start: whole.pointer + range.lowerBound, count: range.count)
+                run.sort(by: precedes)
             }
-            result.append(contentsOf: merged[left...])
-            result.append(contentsOf: next[right...])
-            merged = result
         }
-        return merged
+        // Merge the sorted runs, the first with the second, the result with the third, ….
+        var sortedEnd = bounds(0, of: parts, count: count).upperBound
+        for part in 1..<max(parts, 1) {
+            let next = bounds(part, of: parts, count: count)
+            let merged = [Value](unsafeUninitializedCapacity: next.upperBound) { target, initialized in
+                var left = 0
+                var right = next.lowerBound
+                var out = 0
+                while left < sortedEnd, right < next.upperBound {
+                    if precedes(values[right], values[left]) {
+                        target.initializeElement(at: out, to: values[right])
+                        right += 1
+                    } else {
+                        target.initializeElement(at: out, to: values[left])
+                        left += 1
+                    }
+                    out += 1
+                }
+                while left < sortedEnd {
+                    target.initializeElement(at: out, to: values[left])
+                    left += 1
+                    out += 1
+                }
+                while right < next.upperBound {
+                    target.initializeElement(at: out, to: values[right])
+                    right += 1
+                    out += 1
+                }
+                initialized = out
+            }
+            if next.upperBound == count {
+                values = merged
+            } else {
+                values.replaceSubrange(0..<next.upperBound, with: merged)
+            }
+            sortedEnd = next.upperBound
+        }
+        return values
     }
 
     private static func bounds(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
