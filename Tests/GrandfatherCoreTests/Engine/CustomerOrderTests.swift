@@ -23,4 +23,21 @@ struct CustomerOrderTests {
         let got = run.audit.customers.map(\.customer.id)
         #expect(got == ids.sorted { $0.codePointPrecedes($1) })
     }
+
+    @Test("ids longer than the index holds, first met after short ones, still find their customer")
+    func longIDsAfterShortOnes() throws {
+        let short = (0..<40).map { "c\($0)" }
+        let long = (0..<40).map { "$RCAnonymousID:\(String(repeating: "0", count: 30))\($0 + 10)" }
+        let customers =
+            "customer_id,platform,original_app_version\n"
+            + (short + long).map { "\($0),ios,3.0" }.joined(separator: "\n")
+        let transactions =
+            "transaction_id,customer_id,product_id,product_type,purchase_date\n"
+            + (short + long).enumerated().map { "t\($0),\($1),pro.lifetime,non_consumable,2025-01-01T00:00:00Z" }
+            .joined(separator: "\n")
+        let run = try AuditFixture.run(customers: customers, transactions: transactions)
+        #expect(run.audit.customers.count == 80)
+        #expect(run.audit.customers.allSatisfy { !$0.customer.isOrphan }, "\(run.audit.customers.map(\.customerClass))")
+        #expect(Set(run.audit.customers.map(\.customerClass)).count == 1, "every customer alike")
+    }
 }

@@ -40,6 +40,15 @@ struct GrowableBuffer<Element> {
 
     func deallocate() { base.deallocate() }
 
+    /// Frees the elements' memory, leaving an empty buffer (which the owner still deallocates):
+    /// `removeAll` keeps the capacity.
+    mutating func release() {
+        base.deallocate()
+        base = .allocate(capacity: 1)
+        capacity = 1
+        count = 0
+    }
+
     mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }

@@ -40,10 +40,12 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         let keys = Parallel.map(count: sortable.count) {
             SortKey(prefix: Self.sortPrefix(sortable[$0].id, after: common), slot: Int32($0))
         }
-        let order = Parallel.sorted(consume keys) { left, right in
-            if left.prefix != right.prefix { return left.prefix < right.prefix }
-            return sortable[Int(left.slot)].id.codePointPrecedes(sortable[Int(right.slot)].id)
-        }.map(\.slot)
+        let order = Parallel.sorted(
+            consume keys,
+            by: { left, right in
+                if left.prefix != right.prefix { return left.prefix < right.prefix }
+                return sortable[Int(left.slot)].id.codePointPrecedes(sortable[Int(right.slot)].id)
+            }, then: \.slot)
         self.verdicts = order.map { verdicts[Int($0)] }
         // The sort's closure, which held the records too, is gone: they are moved, not copied.
         var records = consume sortable
