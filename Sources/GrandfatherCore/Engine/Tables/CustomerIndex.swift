@@ -21,6 +21,9 @@ final class CustomerIndex {
         var high: UInt64
     }
 
+    /// What one entry takes.
+    static let entryBytes = MemoryLayout<Entry>.stride
+
     // Used by one shard under its lock: no run-time exclusivity checks per lookup.
     @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var capacity: Int

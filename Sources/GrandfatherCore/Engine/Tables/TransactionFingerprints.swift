@@ -31,6 +31,9 @@ final class TransactionFingerprints: @unchecked Sendable {
         var owner: Int32
     }
 
+    /// What one row's fingerprint takes in the file.
+    static let entryBytes = MemoryLayout<Entry>.stride
+
     fileprivate static let partitionBits = 8
     fileprivate static let partitionCount = 1 << partitionBits
     /// Partitions read and decided together: a group is a 64th of the rows.
