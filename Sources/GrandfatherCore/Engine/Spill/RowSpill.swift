@@ -34,18 +34,10 @@ final class RowSpill: @unchecked Sendable {
     }
 
     fileprivate func write(_ bytes: [UInt8]) throws(GrandfatherError) {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                pwrite(descriptor, raw.baseAddress.map { $0 + written }, bytes.count - written, off_t(size + written))
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(
-                    path: TemporaryFiles.directory,
-                    message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-            }
-            written += result
+        if let code = bytes.withUnsafeBytes({ FileWriting.writeAll($0, to: descriptor, at: size) }) {
+            throw .io(
+                path: TemporaryFiles.directory,
+                message: "cannot write a temporary file: \(String(cString: strerror(code)))")
         }
         size += bytes.count
     }

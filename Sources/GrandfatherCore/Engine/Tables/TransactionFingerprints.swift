@@ -243,34 +243,25 @@ final class TransactionFingerprints: @unchecked Sendable {
     private static func write(
         _ bytes: UnsafeRawPointer, _ count: Int, to descriptor: Int32, at offset: Int
     ) -> GrandfatherError? {
-        var written = 0
-        while written < count {
-            let result = pwrite(descriptor, bytes + written, count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                return .io(
-                    path: TemporaryFiles.directory,
-                    message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-            }
-            written += result
+        FileWriting.writeAll(UnsafeRawBufferPointer(start: bytes, count: count), to: descriptor, at: offset).map {
+            .io(
+                path: TemporaryFiles.directory,
+                message: "cannot write a temporary file: \(String(cString: strerror($0)))")
         }
-        return nil
     }
 
     private static func read(
         into bytes: UnsafeMutableRawPointer, _ count: Int, from descriptor: Int32, at offset: Int
     ) throws(GrandfatherError) {
-        var done = 0
-        while done < count {
-            let result = pread(descriptor, bytes + done, count - done, off_t(offset + done))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(
-                    path: TemporaryFiles.directory,
-                    message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
-            }
-            guard result > 0 else { throw .internal("a temporary file ended early") }
-            done += result
+        switch FileWriting.readAll(
+            into: UnsafeMutableRawBufferPointer(start: bytes, count: count), from: descriptor, at: offset)
+        {
+        case nil: return
+        case 0: throw .internal("a temporary file ended early")
+        case let code?:
+            throw .io(
+                path: TemporaryFiles.directory,
+                message: "cannot read a temporary file: \(String(cString: strerror(code)))")
         }
     }
 }
