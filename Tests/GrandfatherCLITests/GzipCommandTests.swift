@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Gzip-compressed inputs through the command: inflated under `TMPDIR`, reported as the
-/// files on disk, and a `TMPDIR` that cannot take the inflated copy is one line, exit 1.
+/// files on disk, and a `TMPDIR` that cannot take the inflated copy (or the fingerprints of
+/// plain inputs) is one line, exit 1.
 @Suite struct GzipCommandTests {
     /// Replaces `name` in the test folder by `name.gz`, compressed by gzip(1).
     static func gzip(_ name: String, in cli: CLI) throws {
@@ -53,6 +54,19 @@ import Testing
         #expect(
             result.stderr
                 == "grandfather: customers.csv.gz: error: cannot make a temporary file in \(missing) to inflate into: No such file or directory\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: cli.path("out/latest")))
+    }
+
+    @Test func aTMPDIRThatCannotTakeTheFingerprintsIsOneLineExit1() throws {
+        let cli = try CLI()
+        let arguments = try SmallData.install(in: cli)
+        let missing = cli.path("no-such-folder")
+        let result = try cli.run(arguments, environment: ["TMPDIR": missing])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "grandfather: transactions.csv: error: cannot make a temporary file in \(missing) to keep transaction fingerprints in: No such file or directory\n"
         )
         #expect(!FileManager.default.fileExists(atPath: cli.path("out/latest")))
     }

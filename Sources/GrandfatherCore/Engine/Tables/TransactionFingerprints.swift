@@ -130,7 +130,7 @@ final class TransactionFingerprints: @unchecked Sendable {
             if descriptor < 0 {
                 switch Result(catching: { () throws(GrandfatherError) in
                     try TemporaryFiles.anonymousFile(
-                        purpose: "to keep transaction fingerprints in", for: paths.first ?? "the inputs")
+                        purpose: "to keep transaction fingerprints in", for: paths[Int(pending.tag)])
                 }) {
                 case .success(let opened): descriptor = opened
                 case .failure(let error):
