@@ -14,41 +14,35 @@ enum FileWriting {
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
-        var written = 0
-        while written < bytes.count {
-            let result = Foundation.write(descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += result
+        whole(bytes.count) { done in
+            Foundation.write(descriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done)
         }
-        return nil
     }
 
     /// Writes every byte at `offset` (`pwrite`, for files several threads write at places of
     /// their own); the `errno` of the failure that stopped it, else `nil`.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) -> Int32? {
-        var written = 0
-        while written < bytes.count {
-            let result = pwrite(
-                descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            written += result
+        whole(bytes.count) { done in
+            pwrite(descriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done, off_t(offset + done))
         }
-        return nil
     }
 
     /// Reads exactly `bytes.count` bytes at `offset`; the `errno` of the failure that stopped
     /// it, `0` when the file ended first, else `nil`.
     static func readAll(into bytes: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int) -> Int32? {
+        whole(bytes.count) { done in
+            pread(descriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done, off_t(offset + done))
+        }
+    }
+
+    /// Calls `step` with the bytes done so far until all `count` are, again after a signal
+    /// interrupted it: `step` is one `read` or `write` call, which may do fewer bytes than
+    /// asked. Returns the `errno` of a failed call, `0` when a call did nothing (a read at
+    /// the end of the file; a write of some bytes never does), else `nil`.
+    private static func whole(_ count: Int, _ step: (_ done: Int) -> Int) -> Int32? {
         var done = 0
-        while done < bytes.count {
-            let result = pread(
-                descriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done, off_t(offset + done))
+        while done < count {
+            let result = step(done)
             if result < 0 {
                 if errno == EINTR { continue }
                 return errno
