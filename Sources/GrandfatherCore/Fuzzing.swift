@@ -55,6 +55,49 @@
     }
 }
 
+// MARK: - CSV
+
+extension Fuzzing {
+    /// Reads a recognised CSV input's records twice, once with the plain lines read by hand
+    /// (`PlainLineReader`, as the audit reads) and once by libcsv alone.
+    ///
+    /// - Returns: `nil` when both deliver the same rows, rejections and line count; else the
+    ///   first difference.
+    public static func csvDifference(
+        _ description: InputDescription, header: [String]
+    ) throws(GrandfatherError) -> String? {
+        struct RecordingSink: RowSink {
+            let fieldCount: Int
+            var events: [String] = []
+            mutating func accept(_ row: RawRow) {
+                let fields = (0..<fieldCount).map { field in
+                    row.has(field) ? "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))" : "-"
+                }
+                events.append("row \(row.line) \(fields.joined(separator: " "))")
+            }
+            mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+                events.append("reject \(line) \(reason)")
+            }
+        }
+        let source = try ByteSource(path: description.path)
+        func read(plainLines: Bool) throws(GrandfatherError) -> [String] {
+            var reader = CSVReader(header: header, kind: description.kind)
+            reader.readsPlainLines = plainLines
+            var sink = RecordingSink(fieldCount: description.kind.fieldNames.count)
+            let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
+            return sink.events + ["lines \(summary.lineBreaks)"]
+        }
+        let both = try read(plainLines: true)
+        let libcsv = try read(plainLines: false)
+        guard both != libcsv else { return nil }
+        let index =
+            zip(both, libcsv).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(both.count, libcsv.count)
+        func event(_ events: [String]) -> String { index < events.count ? events[index] : "(none)" }
+        return "event \(index): \(event(both)); libcsv alone: \(event(libcsv))"
+    }
+}
+
 // MARK: - App Store
 
 extension Fuzzing {

@@ -52,6 +52,20 @@ struct CSVCollector {
         records.deallocate()
     }
 
+    /// Whether libcsv has begun a record whose end it has not yet reported.
+    var recordInProgress: Bool { fieldsInRecord > 0 }
+
+    /// Where the lines stand between records: the line the next byte is on, and whether the
+    /// last line end was a CR (whose LF, if one follows, ends no further line). `CSVReader`
+    /// hands them to `PlainLineReader` for the lines it reads, and takes them back.
+    var lineState: PlainLineReader.LineState {
+        get { PlainLineReader.LineState(line: currentLine, afterCR: lastTerminatorWasCR) }
+        set {
+            currentLine = newValue.line
+            lastTerminatorWasCR = newValue.afterCR
+        }
+    }
+
     /// The line a record still in progress started on (for a quote that never closes).
     var pendingRecordLine: Int { fieldsInRecord > 0 ? recordStartLine : currentLine }
 

@@ -18,6 +18,10 @@ struct CSVReader {
     /// The byte between fields: a comma, or a semicolon (RevenueCat's older exports).
     let delimiter: UInt8
 
+    /// Whether lines libcsv can read only one way are read by `PlainLineReader`; tests turn it
+    /// off to compare with libcsv alone.
+    var readsPlainLines = true
+
     /// The delimiter of canonical CSV.
     static let comma = UInt8(ascii: ",")
 
@@ -64,33 +68,45 @@ struct CSVReader {
         var skipHeader = isFirst
         var offset = range.lowerBound
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+        let plain = PlainLineReader(delimiter: delimiter, fieldForColumn: fieldForColumn)
+        var failure: GrandfatherError?
         while offset < range.upperBound {
             let wanted = min(ByteSource.chunkSize, range.upperBound - offset)
             let count = try source.read(at: offset, count: wanted, into: &chunk)
             guard count > 0 else { break }
-            let parsed = chunk.withUnsafeBytes { raw in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<count])
-                // libcsv calls its space function for nearly every byte; where its default
-                // (trimming) cannot change a value, the chunk is parsed without the calls.
-                let startsInQuotes = CSVReader.insideQuotes(parser.pointee)
-                let startsAtFieldStart = CSVReader.atFieldStart(parser.pointee)
-                let safe = TrimSafety.defaultIsSafe(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart,
-                    delimiter: delimiter)
-                csv_set_space_func(parser, safe ? nil : CSVReader.neverSpace)
-                state.pointee.fieldsMayHoldBreaks = QuotedLineBreaks.mayOccur(
-                    bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart,
-                    delimiter: delimiter)
-                state.pointee.lend(to: parser, forBytes: count)
-                return csv_parse(parser, raw.baseAddress, count, csvField, csvRecord, state)
+            var records = 0
+            chunk.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var position = 0
+                // How far past the line the plain reader left libcsv reads: nothing more while
+                // the plain reader gets on, twice as far each time it reads no line at all.
+                var libcsvRun = 0
+                while position < count {
+                    if readsPlainLines, parser.pointee.pstate == 0, !state.pointee.recordInProgress {
+                        let outcome = plain.read(
+                            base, from: position, to: count, lines: &state.pointee.lineState, row: &row,
+                            skipHeader: &skipHeader, into: &sink)
+                        records += outcome.records
+                        libcsvRun = outcome.stop > position ? 0 : max(2 * libcsvRun, 256)
+                        position = outcome.stop
+                        guard position < count else { break }
+                    }
+                    let end = readsPlainLines ? Self.lineEnd(base, from: position + libcsvRun, to: count) : count
+                    do throws(GrandfatherError) {
+                        try parse(
+                            UnsafeRawBufferPointer(start: base + position, count: end - position), parser, state,
+                            path: source.path)
+                    } catch {
+                        failure = error
+                        return
+                    }
+                    records += state.pointee.records.count
+                    deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
+                    position = end
+                }
             }
-            guard parsed == count else {
-                throw .io(
-                    path: source.path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(parser))))")
-            }
+            if let failure { throw failure }
             offset += count
-            let records = state.pointee.records.count
-            deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
             meter?.advance(bytes: count, rows: records)
         }
         // A quote that never closes makes the rest of the file one rejected row (SPEC §8.2).
@@ -133,6 +149,37 @@ struct CSVReader {
             sink.accept(row)
         }
         state.pointee.compact()
+    }
+
+    /// Parses `bytes` with libcsv into the collector.
+    private func parse(
+        _ bytes: UnsafeRawBufferPointer, _ parser: UnsafeMutablePointer<csv_parser>,
+        _ state: UnsafeMutablePointer<CSVCollector>, path: String
+    ) throws(GrandfatherError) {
+        // libcsv calls its space function for nearly every byte; where its default
+        // (trimming) cannot change a value, the bytes are parsed without the calls.
+        let startsInQuotes = CSVReader.insideQuotes(parser.pointee)
+        let startsAtFieldStart = CSVReader.atFieldStart(parser.pointee)
+        let safe = TrimSafety.defaultIsSafe(
+            bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart, delimiter: delimiter)
+        csv_set_space_func(parser, safe ? nil : CSVReader.neverSpace)
+        state.pointee.fieldsMayHoldBreaks = QuotedLineBreaks.mayOccur(
+            bytes, startsInQuotes: startsInQuotes, startsAtFieldStart: startsAtFieldStart, delimiter: delimiter)
+        state.pointee.lend(to: parser, forBytes: bytes.count)
+        guard csv_parse(parser, bytes.baseAddress, bytes.count, csvField, csvRecord, state) == bytes.count else {
+            throw .io(path: path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(parser))))")
+        }
+    }
+
+    /// The first byte after the first line end at or after `start`, or `end` when there is none.
+    private static func lineEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var position = start
+        while position < end {
+            let byte = base.load(fromByteOffset: position, as: UInt8.self)
+            position += 1
+            if byte == 0x0A || byte == 0x0D { return position }
+        }
+        return end
     }
 
     /// A libcsv parser set up as SPEC §8.2 reads: every line end reported (for line numbers),

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import GrandfatherCore
+
+/// `CSVReader` reads the lines libcsv can read only one way by hand (`PlainLineReader`) and
+/// gives every other line to libcsv. Whatever the bytes, that must deliver exactly what libcsv
+/// alone delivers: the same rows with the same fields, columns and lines, the same rejections,
+/// the same line count. The files mix plain lines with every kind the plain reader must leave
+/// to libcsv, over several read chunks, with LF, CRLF and CR line ends.
+@Suite struct CSVDifferentialTests {
+    /// Everything a reader delivers, in order.
+    private struct RecordingSink: RowSink {
+        let fieldCount: Int
+        var events: [String] = []
+
+        mutating func accept(_ row: RawRow) {
+            let fields = (0..<fieldCount).map { field -> String in
+                guard row.has(field) else { return "-" }
+                return "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))"
+            }
+            events.append("row \(row.line) " + fields.joined(separator: " "))
+        }
+
+        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+            events.append("reject \(line) \(column ?? 0) \(field ?? "-") \(reason)")
+        }
+    }
+
+    /// One field's text, plain or not.
+    private static func field(_ generator: inout SplitMix) -> String {
+        let plain = Array("abc019-_.: ")
+        func text(_ length: ClosedRange<Int>) -> String {
+            String(
+                (0..<Int.random(in: length, using: &generator)).map { _ in
+                    plain[Int.random(in: 0..<plain.count, using: &generator)]
+                })
+        }
+        switch Int.random(in: 0..<1_000, using: &generator) {
+        case 0..<100: return ""
+        case 100..<150: return "\"" + text(0...12) + "\""  // plain quoted
+        case 150..<170: return "\"a,b\"\"c\"\"\""  // doubled quotes: plain only in an unknown column
+        case 170..<180: return "ab\"cd"  // a quote inside unquoted text
+        case 180..<190: return "\"ab\"cd"  // text after a closing quote
+        case 190..<200: return "\"one\ntwo\""  // quoted line break
+        case 200..<205: return "\"one\r\ntwo\rthree\""
+        case 205..<215: return " " + text(1...3) + " "  // blanks at the edges: never trimmed
+        case 215: return String(repeating: "y", count: Int.random(in: 60_000...70_000, using: &generator))
+        default: return text(1...20)
+        }
+    }
+
+    private static func file(seed: UInt64, lines: Int, unknownColumns: Bool) -> (header: [String], bytes: [UInt8]) {
+        var generator = SplitMix(seed: seed)
+        var header = RecordKind.transactions.fieldNames
+        if unknownColumns { header.insert(contentsOf: ["note", "extra"], at: 3) }
+        var text = header.joined(separator: ",") + "\n"
+        let ends = ["\n", "\n", "\n", "\r\n", "\r"]
+        for _ in 0..<lines {
+            switch Int.random(in: 0..<50, using: &generator) {
+            case 0: text += ends[Int.random(in: 0..<ends.count, using: &generator)]  // a blank line
+            case 1: text += "a,b" + ends[Int.random(in: 0..<ends.count, using: &generator)]  // too few fields
+            default:
+                var count = header.count
+                if Int.random(in: 0..<40, using: &generator) == 0 { count += 1 }
+                text += (0..<count).map { _ in field(&generator) }.joined(separator: ",")
+                text += ends[Int.random(in: 0..<ends.count, using: &generator)]
+            }
+        }
+        // Sometimes the last line has no line end, or a quote that never closes.
+        if seed % 2 == 0 { text += "last,line" }
+        if seed % 3 == 0 { text += "x,\"never closed,\n" }
+        return (header, Array(text.utf8))
+    }
+
+    private static func read(_ path: String, header: [String], plainLines: Bool) throws -> (
+        events: [String], lines: Int
+    ) {
+        let source = try ByteSource(path: path)
+        var reader = CSVReader(header: header, kind: .transactions)
+        reader.readsPlainLines = plainLines
+        var sink = RecordingSink(fieldCount: RecordKind.transactions.fieldNames.count)
+        let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
+        return (sink.events, summary.lineBreaks)
+    }
+
+    @Test(arguments: [(1, false), (2, true), (3, true), (4, false)])
+    func plainLinesReadAsLibCSVReadsThem(seed: UInt64, unknownColumns: Bool) throws {
+        let (header, bytes) = Self.file(seed: seed, lines: 6_000, unknownColumns: unknownColumns)
+        #expect(bytes.count > 3 * ByteSource.chunkSize)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("differential-\(UUID()).csv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let libcsv = try Self.read(path, header: header, plainLines: false)
+        let both = try Self.read(path, header: header, plainLines: true)
+        #expect(both.lines == libcsv.lines)
+        #expect(both.events.count == libcsv.events.count)
+        let first = zip(both.events, libcsv.events).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(
+            first == nil,
+            "event \(first?.offset ?? 0): \(first?.element.0.prefix(300) ?? "") libcsv: \(first?.element.1.prefix(300) ?? "")"
+        )
+        // The file really mixed both kinds of line.
+        #expect(libcsv.events.contains { $0.hasPrefix("row") })
+        #expect(libcsv.events.contains { $0.hasPrefix("reject") })
+    }
+
+    @Test("an unquoted quote, a quoted line break or a doubled quote in a kept column is libcsv's to read")
+    func linesLeftToLibCSV() throws {
+        let names = RecordKind.transactions.fieldNames
+        let row = { (first: String) in ([first] + names.dropFirst().map { _ in "x" }).joined(separator: ",") }
+        let text =
+            names.joined(separator: ",") + "\n" + row("a\"b") + "\n" + row("\"c\nd\"") + "\r\n"
+            + row("\"e\"\"f\"") + "\r" + row("g") + "\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("left-\(UUID()).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let read = try Self.read(path, header: names, plainLines: true)
+        let first = RecordKind.transactions.fieldNames.count  // the sink lists fields in kind order
+        #expect(first == names.count)
+        #expect(read.events.count == 4)
+        #expect(read.events[0].hasPrefix("row 2 1:\(Array("a\"b".utf8))"))
+        #expect(read.events[1].hasPrefix("row 3 1:\(Array("c\nd".utf8))"))
+        #expect(read.events[2].hasPrefix("row 5 1:\(Array("e\"f".utf8))"))
+        #expect(read.events[3].hasPrefix("row 6 1:\(Array("g".utf8))"))
+        #expect(read.lines == 6)
+    }
+}
