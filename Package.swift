@@ -34,9 +34,12 @@ let package = Package(
             name: "CSQLiteTuning",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
+        // The SSE2 scan for field boundaries under PlainLineReader (C for its movemask).
+        .target(name: "CByteScan"),
         .target(
             name: "GrandfatherCore",
             dependencies: [
+                "CByteScan",
                 "CLibCSV",
                 "CSQLiteTuning",
                 "CZlib",

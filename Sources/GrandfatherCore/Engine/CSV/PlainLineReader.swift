@@ -1,3 +1,5 @@
+import CByteScan
+
 /// Reads by hand the CSV lines that libcsv can read only one way, and leaves every other line
 /// to libcsv.
 ///
@@ -45,6 +47,7 @@ struct PlainLineReader {
         skipHeader: inout Bool, into sink: inout Sink
     ) -> Outcome {
         fieldForColumn.withUnsafeBufferPointer { columns in
+            var boundaries = Boundaries()
             var position = start
             var records = 0
             while position < end {
@@ -58,7 +61,7 @@ struct PlainLineReader {
                 }
                 guard
                     let (next, fieldCount, terminator) = split(
-                        base, line: position, end: end, columns: columns, row: &row)
+                        base, line: position, end: end, columns: columns, row: &row, boundaries: &boundaries)
                 else { break }
                 row.line = lines.line
                 records += 1
@@ -84,7 +87,8 @@ struct PlainLineReader {
     /// - Returns: the first byte after the line's end, how many fields it has, and the end.
     @inline(__always)
     private func split(
-        _ base: UnsafeRawPointer, line start: Int, end: Int, columns: UnsafeBufferPointer<Int>, row: inout RawRow
+        _ base: UnsafeRawPointer, line start: Int, end: Int, columns: UnsafeBufferPointer<Int>, row: inout RawRow,
+        boundaries: inout Boundaries
     ) -> (next: Int, fieldCount: Int, terminator: UInt8)? {
         func byte(_ position: Int) -> UInt8 { base.load(fromByteOffset: position, as: UInt8.self) }
         row.reset(line: 0, base: base)
@@ -97,8 +101,15 @@ struct PlainLineReader {
                 var scan = position + 1
                 var doubled = false
                 while true {
-                    scan = nextSpecial(base, from: scan, to: end, alsoDelimiter: false)
-                    guard scan + 1 < end, byte(scan) == quote else { return nil }
+                    scan = nextBoundary(base, from: scan, to: end, in: &boundaries)
+                    guard scan + 1 < end else { return nil }
+                    let value = byte(scan)
+                    if value == delimiter {
+                        // A delimiter inside quotes is text.
+                        scan += 1
+                        continue
+                    }
+                    guard value == quote else { return nil }
                     guard byte(scan + 1) == quote else { break }
                     doubled = true
                     scan += 2
@@ -111,7 +122,7 @@ struct PlainLineReader {
                 valueEnd = scan
                 position = scan + 1
             } else {
-                let scan = nextSpecial(base, from: position, to: end, alsoDelimiter: true)
+                let scan = nextBoundary(base, from: position, to: end, in: &boundaries)
                 guard scan < end, byte(scan) != quote else { return nil }
                 valueStart = position
                 valueEnd = scan
@@ -130,30 +141,41 @@ struct PlainLineReader {
         }
     }
 
-    /// The first quote, CR or LF (and delimiter, when asked) at or after `start`, or `end`.
-    /// Eight bytes at a time: a byte equal to one of them is a zero byte of the word XORed
-    /// with it repeated, and the lowest zero byte of a word is found exactly by the
-    /// subtract-and-mask test (a borrow can only mark bytes above it).
+    /// The field boundaries of one 64-byte stretch of the bytes being read, found at once
+    /// (`grandfather_csv_boundaries`) and used by every field that ends in it.
+    private struct Boundaries {
+        var blockStart = Int.min / 2
+        var mask: UInt64 = 0
+    }
+
+    /// The first quote, CR, LF or delimiter at or after `start`, or `end`.
     @inline(__always)
-    private func nextSpecial(_ base: UnsafeRawPointer, from start: Int, to end: Int, alsoDelimiter: Bool) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        let quotes = UInt64(quote) &* ones
-        let crs = UInt64(cr) &* ones
-        let lfs = UInt64(lf) &* ones
-        let delimiters = UInt64(alsoDelimiter ? delimiter : quote) &* ones
+    private func nextBoundary(
+        _ base: UnsafeRawPointer, from start: Int, to end: Int, in boundaries: inout Boundaries
+    ) -> Int {
         var position = start
-        while position + 8 <= end {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            let found =
-                zeroBytes(word ^ quotes) | zeroBytes(word ^ crs) | zeroBytes(word ^ lfs) | zeroBytes(word ^ delimiters)
-            if found != 0 { return position + (found.trailingZeroBitCount >> 3) }
-            position += 8
+        while position < end {
+            let offset = position - boundaries.blockStart
+            if offset < 0 || offset >= 64 {
+                guard position + 64 <= end else { return scanBytes(base, from: position, to: end) }
+                boundaries.blockStart = position
+                boundaries.mask = grandfather_csv_boundaries(
+                    base.assumingMemoryBound(to: UInt8.self) + position, delimiter)
+                continue
+            }
+            let ahead = boundaries.mask &>> UInt64(offset)
+            if ahead != 0 { return position + ahead.trailingZeroBitCount }
+            position = boundaries.blockStart + 64
         }
+        return end
+    }
+
+    /// `nextBoundary` a byte at a time, for the last bytes, where no whole block is left.
+    private func scanBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var position = start
         while position < end {
             let value = base.load(fromByteOffset: position, as: UInt8.self)
-            if value == quote || value == cr || value == lf || (alsoDelimiter && value == delimiter) { return position }
+            if value == quote || value == cr || value == lf || value == delimiter { return position }
             position += 1
         }
         return end
