@@ -50,50 +50,60 @@ import Testing
         }
     }
 
-    private static func file(seed: UInt64, lines: Int, unknownColumns: Bool) -> (header: [String], bytes: [UInt8]) {
+    /// A file of `lines` lines; with `;` between fields, the fields' commas are plain text.
+    private static func file(
+        seed: UInt64, lines: Int, unknownColumns: Bool, delimiter: String
+    ) -> (header: [String], bytes: [UInt8]) {
         var generator = SplitMix(seed: seed)
         var header = RecordKind.transactions.fieldNames
         if unknownColumns { header.insert(contentsOf: ["note", "extra"], at: 3) }
-        var text = header.joined(separator: ",") + "\n"
+        var text = header.joined(separator: delimiter) + "\n"
         let ends = ["\n", "\n", "\n", "\r\n", "\r"]
         for _ in 0..<lines {
             switch Int.random(in: 0..<50, using: &generator) {
             case 0: text += ends[Int.random(in: 0..<ends.count, using: &generator)]  // a blank line
-            case 1: text += "a,b" + ends[Int.random(in: 0..<ends.count, using: &generator)]  // too few fields
+            case 1:
+                // Too few fields.
+                text += "a" + delimiter + "b" + ends[Int.random(in: 0..<ends.count, using: &generator)]
             default:
                 var count = header.count
                 if Int.random(in: 0..<40, using: &generator) == 0 { count += 1 }
-                text += (0..<count).map { _ in field(&generator) }.joined(separator: ",")
+                text += (0..<count).map { _ in field(&generator) }.joined(separator: delimiter)
                 text += ends[Int.random(in: 0..<ends.count, using: &generator)]
             }
         }
         // Sometimes the last line has no line end, or a quote that never closes.
-        if seed % 2 == 0 { text += "last,line" }
-        if seed % 3 == 0 { text += "x,\"never closed,\n" }
+        if seed % 2 == 0 { text += "last" + delimiter + "line" }
+        if seed % 3 == 0 { text += "x" + delimiter + "\"never closed,\n" }
         return (header, Array(text.utf8))
     }
 
-    private static func read(_ path: String, header: [String], plainLines: Bool) throws -> (
-        events: [String], lines: Int
-    ) {
+    private static func read(
+        _ path: String, header: [String], delimiter: UInt8 = CSVReader.comma, plainLines: Bool
+    ) throws -> (events: [String], lines: Int) {
         let source = try ByteSource(path: path)
-        var reader = CSVReader(header: header, kind: .transactions)
+        var reader = CSVReader(
+            header: header, fieldNames: RecordKind.transactions.fieldNames, delimiter: delimiter)
         reader.readsPlainLines = plainLines
         var sink = RecordingSink(fieldCount: RecordKind.transactions.fieldNames.count)
         let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
         return (sink.events, summary.lineBreaks)
     }
 
-    @Test(arguments: [(1, false), (2, true), (3, true), (4, false)])
-    func plainLinesReadAsLibCSVReadsThem(seed: UInt64, unknownColumns: Bool) throws {
-        let (header, bytes) = Self.file(seed: seed, lines: 6_000, unknownColumns: unknownColumns)
+    @Test(arguments: [
+        (1, false, ","), (2, true, ","), (3, true, ","), (4, false, ","), (5, true, ";"), (6, false, ";"),
+    ])
+    func plainLinesReadAsLibCSVReadsThem(seed: UInt64, unknownColumns: Bool, delimiter: String) throws {
+        let (header, bytes) = Self.file(
+            seed: seed, lines: 6_000, unknownColumns: unknownColumns, delimiter: delimiter)
+        let byte = Array(delimiter.utf8)[0]
         #expect(bytes.count > 3 * ByteSource.chunkSize)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("differential-\(UUID()).csv").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
-        let libcsv = try Self.read(path, header: header, plainLines: false)
-        let both = try Self.read(path, header: header, plainLines: true)
+        let libcsv = try Self.read(path, header: header, delimiter: byte, plainLines: false)
+        let both = try Self.read(path, header: header, delimiter: byte, plainLines: true)
         #expect(both.lines == libcsv.lines)
         #expect(both.events.count == libcsv.events.count)
         let first = zip(both.events, libcsv.events).enumerated().first { $0.element.0 != $0.element.1 }
