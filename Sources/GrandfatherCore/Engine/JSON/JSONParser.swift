@@ -196,11 +196,16 @@ struct JSONParser {
         index += 1
         var hasEscapes = false
         while index < bytes.count {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
-            if index + 8 <= bytes.count, !Self.mayEndString(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            {
-                index += 8
-                continue
+            // Eight bytes at a time while none is a quote, a backslash or a control character;
+            // then straight to the first that is.
+            if index + 8 <= bytes.count {
+                let found = Self.stringEnds(
+                    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                guard found != 0 else {
+                    index += 8
+                    continue
+                }
+                index += found.trailingZeroBitCount >> 3
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -218,15 +223,17 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
-    /// Whether any of eight bytes is a quote, a backslash or below 0x20 (the borrow tricks
-    /// for "has a zero byte" and "has a byte below n", which never miss one).
+    /// The high bit of each of eight bytes (little-endian) that is a quote, a backslash or
+    /// below 0x20, by the borrow tricks for "a zero byte" and "a byte below n". A borrow can
+    /// mark a byte above the first such byte, never one below it, so the lowest bit set is
+    /// exactly the first.
     @inline(__always)
-    private static func mayEndString(_ word: UInt64) -> Bool {
+    private static func stringEnds(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         let below = (word &- ones &* 0x20) & ~word & highs
-        return hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || below != 0
+        return zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | below
     }
 
     /// Moves back to `position` (to decode a string that `scanString` found escaped).
