@@ -33,6 +33,15 @@ struct FieldReader {
         }
     }
 
+    /// Rejects the row when a required field is missing, or holds what `checkValue` rejects.
+    @inline(__always)
+    func require(_ index: Int, name: String) throws(RowProblem) {
+        try checkValue(index, name: name)
+        if span(index).count <= 0 {
+            throw RowProblem(field: name, column: nil, reason: "missing required field \(name)")
+        }
+    }
+
     /// Text of a field, or `nil` when absent; invalid UTF-8 or a NUL byte rejects the row.
     func text(_ index: Int, name: String) throws(RowProblem) -> String? {
         try checkValue(index, name: name)
