@@ -11,24 +11,44 @@ enum FileIngest {
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
-        let ranges =
+        let targets =
             description.kind == .transactions
-            ? try RecordSplitter.ranges(
+            ? RecordSplitter.targets(
+                for: source, format: description.format, parts: options.parts,
+                minimumPartSize: options.minimumPartSize) : nil
+        // A file cut into ranges is hashed and cut in one pass beside the parsers; any other
+        // (one range, or compressed, whose digest is of other bytes than those parsed) is
+        // hashed by a job of its own beside its ranges, cut first.
+        let pass = targets.flatMap {
+            source.isCompressed ? nil : HashingSplit(source: source, format: description.format, targets: $0)
+        }
+        let ranges: [Range<Int>]
+        if pass == nil, description.kind == .transactions {
+            ranges = try RecordSplitter.ranges(
                 for: source, format: description.format, parts: options.parts,
                 minimumPartSize: options.minimumPartSize)
-            : [source.dataStart..<source.size]
+        } else {
+            ranges = [source.dataStart..<source.size]
+        }
+        let jobs = pass?.maximumRanges ?? ranges.count
 
-        let slots = ResultSlots<RangeResult>(count: ranges.count + 1)
-        // Job 0 hashes the file; jobs 1… parse one range each.
-        DispatchQueue.concurrentPerform(iterations: ranges.count + 1) { job in
+        let slots = ResultSlots<RangeResult?>(count: jobs + 1)
+        // Job 0 hashes the file (unless the pass does); jobs 1… parse one range each.
+        DispatchQueue.concurrentPerform(iterations: jobs + 1) { job in
             if job == 0 {
-                slots.store(0, Result { () throws(GrandfatherError) in RangeResult(digest: try source.sha256()) })
+                slots.store(
+                    0,
+                    Result { () throws(GrandfatherError) in
+                        pass == nil ? RangeResult(digest: try source.sha256()) : nil
+                    })
                 return
             }
-            let range = ranges[job - 1]
             slots.store(
                 job,
                 Result { () throws(GrandfatherError) in
+                    let range: Range<Int>?
+                    if let pass { range = try pass.range(job - 1) } else { range = ranges[job - 1] }
+                    guard let range else { return nil }
                     var sink = IngestSink(
                         file: description.path, kind: description.kind, customerSource: .customersFile,
                         normalizer: normalizer, ledger: ledger, log: log)
@@ -53,6 +73,8 @@ enum FileIngest {
                     return RangeResult(sink: sink, lineBreaks: lineBreaks)
                 })
         }
+        // The pass has ended (its thread holds the file) before anything is reported.
+        let digest = pass.map { pass in Result { () throws(GrandfatherError) in try pass.wait() } }
 
         var report = InputReport(
             path: description.path, format: description.format, kind: description.kind,
@@ -60,8 +82,9 @@ enum FileIngest {
             exactDuplicates: 0, sandboxRows: 0)
         var rejections: [Rejection] = []
         var lineOffset = 0
-        for job in 0...ranges.count {
-            let result = try slots.take(job)
+        if let digest { report.sha256 = try digest.get() }
+        for job in 0...jobs {
+            guard let result = try slots.take(job) else { continue }
             if job == 0 {
                 report.sha256 = result.digest
                 continue

@@ -16,12 +16,10 @@ enum RecordSplitter {
         for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) throws(GrandfatherError) -> [Range<Int>] {
         let start = source.dataStart
-        let length = source.size - start
-        var parts = max(1, requested)
-        // The shortest range is `length / (parts (parts + 1) / 2)`: no shorter than the minimum.
-        while parts > 1, length / (parts * (parts + 1) / 2) < max(minimumPartSize, 1) { parts -= 1 }
-        guard parts > 1, format != .jsonArray else { return [start..<source.size] }
-        let targets = Self.targets(start: start, length: length, parts: parts)
+        guard
+            let targets = Self.targets(
+                for: source, format: format, parts: requested, minimumPartSize: minimumPartSize)
+        else { return [start..<source.size] }
         let cuts: [Int]
         switch format {
         case .csv: cuts = try csvCuts(source, targets: targets)
@@ -32,6 +30,20 @@ enum RecordSplitter {
         for cut in cuts where cut > bounds[bounds.count - 1] && cut < source.size { bounds.append(cut) }
         bounds.append(source.size)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+
+    /// Where the ranges of `ranges(for:format:parts:minimumPartSize:)` would end if records
+    /// could be cut anywhere; `nil` when the file is read as one range.
+    static func targets(
+        for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
+    ) -> [Int]? {
+        let start = source.dataStart
+        let length = source.size - start
+        var parts = max(1, requested)
+        // The shortest range is `length / (parts (parts + 1) / 2)`: no shorter than the minimum.
+        while parts > 1, length / (parts * (parts + 1) / 2) < max(minimumPartSize, 1) { parts -= 1 }
+        guard parts > 1, format == .csv || format == .jsonLines else { return nil }
+        return targets(start: start, length: length, parts: parts)
     }
 
     /// Where the ranges would end if records could be cut anywhere: the shares of
@@ -66,6 +78,55 @@ enum RecordSplitter {
         return cuts
     }
 
+    /// The offset after the first line feed outside quotes at or after each target.
+    private static func csvCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+        var finder = CSVCutFinder(targets: targets)
+        var cuts: [Int] = []
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+        var chunkStart = source.dataStart
+        while !finder.isDone,
+            case let count = try source.read(at: chunkStart, count: ByteSource.chunkSize, into: &chunk), count > 0
+        {
+            chunk.withUnsafeBytes { raw in
+                cuts += finder.scan(UnsafeRawBufferPointer(rebasing: raw[0..<count]), at: chunkStart)
+            }
+            chunkStart += count
+        }
+        return cuts
+    }
+}
+
+/// Finds, in a file's bytes given in order from its data start, the first line feed at or
+/// after each target: the cuts of a JSON Lines file, found on the way as `CSVCutFinder`'s.
+struct LineCutFinder {
+    private var pending: ArraySlice<Int>
+
+    init(targets: [Int]) {
+        pending = targets[...]
+    }
+
+    var isDone: Bool { pending.isEmpty }
+
+    /// Scans the next bytes, which start at file offset `chunkStart`; returns the cuts found.
+    mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
+        guard let base = raw.baseAddress else { return [] }
+        var cuts: [Int] = []
+        while let target = pending.first, target < chunkStart + raw.count {
+            let from = max(target - chunkStart, 0)
+            // None here: the target's line feed is in a later chunk.
+            guard let feed = memchr(base + from, 0x0A, raw.count - from) else { break }
+            cuts.append(chunkStart + base.distance(to: feed) + 1)
+            pending.removeFirst()
+        }
+        return cuts
+    }
+}
+
+/// Finds, in a file's bytes given in order from its data start, the first line feed outside
+/// quotes at or after each target: the cuts of `RecordSplitter`. Incremental, so that a pass
+/// over the file that does something else with the bytes (hashing them) can find the cuts
+/// on the way.
+struct CSVCutFinder {
     /// libcsv's quote states, as far as they decide where records end.
     private enum QuoteState {
         case unquoted
@@ -74,61 +135,60 @@ enum RecordSplitter {
         case quoteInQuoted
     }
 
-    /// The offset after the first line feed outside quotes at or after each target.
-    private static func csvCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+    private var pending: ArraySlice<Int>
+    private var state = QuoteState.unquoted
+    private var previous: UInt8 = 0x0A  // the data start counts as a line start
+
+    init(targets: [Int]) {
+        pending = targets[...]
+    }
+
+    /// Whether every target has its cut.
+    var isDone: Bool { pending.isEmpty }
+
+    /// Scans the next bytes, which start at file offset `chunkStart`; returns the cuts found.
+    mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
+        guard let base = raw.baseAddress else { return [] }
+        let count = raw.count
         var cuts: [Int] = []
-        var pending = targets[...]
-        var state = QuoteState.unquoted
-        var previous: UInt8 = 0x0A  // the data start counts as a line start
-        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
-        var chunkStart = source.dataStart
-        while !pending.isEmpty,
-            case let count = try source.read(at: chunkStart, count: ByteSource.chunkSize, into: &chunk), count > 0
-        {
-            chunk.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return }
-                var index = 0
-                while index < count, !pending.isEmpty {
-                    switch state {
-                    case .unquoted:
-                        let quote = memchr(base + index, 0x22, count - index).map { base.distance(to: $0) } ?? count
-                        // Targets before the next quote: the first line feed after each is a cut.
-                        while let target = pending.first, target < chunkStart + quote {
-                            let from = max(index, target - chunkStart)
-                            guard let feed = memchr(base + from, 0x0A, quote - from) else { break }
-                            cuts.append(chunkStart + base.distance(to: feed) + 1)
-                            pending.removeFirst()
-                        }
-                        guard quote < count else {
-                            previous = raw[count - 1]
-                            index = count
-                            continue
-                        }
-                        let before = quote > 0 ? raw[quote - 1] : previous
-                        // A quote opens a quoted field only where a field starts.
-                        if before == 0x2C || before == 0x0A || before == 0x0D { state = .quoted }
-                        index = quote + 1
-                    case .quoted:
-                        guard let quote = memchr(base + index, 0x22, count - index) else {
-                            index = count
-                            continue
-                        }
-                        index = base.distance(to: quote) + 1
-                        state = .quoteInQuoted
-                    case .quoteInQuoted:
-                        let byte = raw[index]
-                        if byte == 0x2C || byte == 0x0A || byte == 0x0D {
-                            state = .unquoted  // the field ended; the unquoted scan reads this byte
-                        } else {
-                            state = .quoted  // a doubled quote, or a stray one that keeps the field open
-                            index += 1
-                        }
-                    }
+        var index = 0
+        while index < count, !pending.isEmpty {
+            switch state {
+            case .unquoted:
+                let quote = memchr(base + index, 0x22, count - index).map { base.distance(to: $0) } ?? count
+                // Targets before the next quote: the first line feed after each is a cut.
+                while let target = pending.first, target < chunkStart + quote {
+                    let from = max(index, target - chunkStart)
+                    guard let feed = memchr(base + from, 0x0A, quote - from) else { break }
+                    cuts.append(chunkStart + base.distance(to: feed) + 1)
+                    pending.removeFirst()
                 }
-                if count > 0 { previous = raw[count - 1] }
+                guard quote < count else {
+                    index = count
+                    continue
+                }
+                let before = quote > 0 ? raw[quote - 1] : previous
+                // A quote opens a quoted field only where a field starts.
+                if before == 0x2C || before == 0x0A || before == 0x0D { state = .quoted }
+                index = quote + 1
+            case .quoted:
+                guard let quote = memchr(base + index, 0x22, count - index) else {
+                    index = count
+                    continue
+                }
+                index = base.distance(to: quote) + 1
+                state = .quoteInQuoted
+            case .quoteInQuoted:
+                let byte = raw[index]
+                if byte == 0x2C || byte == 0x0A || byte == 0x0D {
+                    state = .unquoted  // the field ended; the unquoted scan reads this byte
+                } else {
+                    state = .quoted  // a doubled quote, or a stray one that keeps the field open
+                    index += 1
+                }
             }
-            chunkStart += count
         }
+        if count > 0 { previous = raw[count - 1] }
         return cuts
     }
 }

@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+
+/// One sequential read of an input file, on a thread of its own, that both hashes it (the
+/// SHA-256 of `ByteSource.sha256()`) and finds where its ranges are cut (the cuts of
+/// `RecordSplitter.ranges`), publishing each range as soon as both its ends are known.
+///
+/// Finding the cuts of a CSV file means following its quotes from the start, and the hash
+/// reads every byte too: done apart, the file was read twice, and the cut scan (a second at
+/// 5.9 GB) ran before any parser could start, while the other core waited. Here the parsers
+/// start on the first range while the pass goes on; the pass outruns them, since hashing a
+/// byte costs a fraction of parsing it. Only for a file that is not compressed, whose bytes
+/// on disk are the bytes parsed.
+final class HashingSplit: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// The data start, then each cut as found, then the file's end once every cut is known.
+    private var bounds: [Int]
+    private var boundsComplete = false
+    private var digest: String?
+    private var failure: GrandfatherError?
+    /// The most ranges the file can be cut into: one more than the targets.
+    let maximumRanges: Int
+
+    /// Starts the pass over `source` (`format` CSV or JSON Lines), cutting after the first
+    /// record end at or after each of `targets`.
+    init(source: ByteSource, format: InputFormat, targets: [Int]) {
+        bounds = [source.dataStart]
+        maximumRanges = targets.count + 1
+        let thread = Thread { [self] in run(source, format: format, targets: targets) }
+        thread.name = "grandfather-hash-and-split"
+        thread.start()
+    }
+
+    /// The range of job `index` (from 0), once both its ends are known; `nil` when the file
+    /// has fewer ranges.
+    func range(_ index: Int) throws(GrandfatherError) -> Range<Int>? {
+        condition.lock()
+        defer { condition.unlock() }
+        while bounds.count < index + 2, !boundsComplete { condition.wait() }
+        if let failure { throw failure }
+        guard index + 1 < bounds.count else { return nil }
+        return bounds[index]..<bounds[index + 1]
+    }
+
+    /// The file's SHA-256 (hex), once the pass has read the whole file.
+    func wait() throws(GrandfatherError) -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        while digest == nil, failure == nil { condition.wait() }
+        if let failure { throw failure }
+        return digest ?? ""
+    }
+
+    private func run(_ source: ByteSource, format: InputFormat, targets: [Int]) {
+        var hasher = SHA256()
+        var csv = CSVCutFinder(targets: format == .csv ? targets : [])
+        var lines = LineCutFinder(targets: format == .csv ? [] : targets)
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+        var offset = 0
+        do throws(GrandfatherError) {
+            while case let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk), count > 0 {
+                let cuts = chunk.withUnsafeBytes { raw -> [Int] in
+                    let read = UnsafeRawBufferPointer(rebasing: raw[0..<count])
+                    hasher.update(bufferPointer: read)
+                    // Cuts are looked for from the data start (after a byte-order mark).
+                    let skip = max(source.dataStart - offset, 0)
+                    guard skip < count, !(csv.isDone && lines.isDone) else { return [] }
+                    let data = UnsafeRawBufferPointer(rebasing: read[skip...])
+                    return csv.isDone
+                        ? lines.scan(data, at: offset + skip) : csv.scan(data, at: offset + skip)
+                }
+                offset += count
+                publish(cuts, complete: csv.isDone && lines.isDone, end: source.size)
+            }
+            publish([], complete: true, end: source.size)
+            finish(digest: hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func publish(_ cuts: [Int], complete: Bool, end: Int) {
+        guard !cuts.isEmpty || (complete && !boundsComplete) else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !boundsComplete else { return }
+        // As `RecordSplitter.ranges`: a cut that repeats the last, or reaches the end, is none.
+        for cut in cuts where cut > bounds[bounds.count - 1] && cut < end { bounds.append(cut) }
+        if complete {
+            bounds.append(end)
+            boundsComplete = true
+        }
+        condition.broadcast()
+    }
+
+    private func finish(digest: String) {
+        condition.lock()
+        self.digest = digest
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func fail(_ error: GrandfatherError) {
+        condition.lock()
+        failure = error
+        boundsComplete = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
