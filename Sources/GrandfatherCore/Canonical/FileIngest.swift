@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// Reads one input file into the shared ledger: large CSV and JSON Lines files as several
-/// ranges parsed at once, with the file's SHA-256 computed alongside; everything else as
+/// ranges parsed at once, with the file's SHA-256 computed alongside (by the pass that also
+/// finds the ranges, `HashingSplit`, when the file is not compressed); everything else as
 /// one range.
 enum FileIngest {
     /// Reads `description` and returns its accounting and rejections (in line order).
