@@ -17,9 +17,9 @@ enum FileIngest {
             ? RecordSplitter.targets(
                 for: source, format: description.format, parts: options.parts,
                 minimumPartSize: options.minimumPartSize) : nil
-        // A file cut into ranges is hashed and cut in one pass beside the parsers; any other
-        // (one range, or compressed, whose digest is of other bytes than those parsed) is
-        // hashed by a job of its own beside its ranges, cut first.
+        // A file cut into ranges is hashed and cut in one pass, job 0, beside the parsers; any
+        // other (one range, or compressed, whose digest is of other bytes than those parsed) is
+        // hashed by job 0 beside its ranges, cut first.
         let pass = targets.flatMap {
             source.isCompressed ? nil : HashingSplit(source: source, format: description.format, targets: $0)
         }
@@ -34,14 +34,19 @@ enum FileIngest {
         let jobs = pass?.maximumRanges ?? ranges.count
 
         let slots = ResultSlots<RangeResult?>(count: jobs + 1)
-        // Job 0 hashes the file (unless the pass does); jobs 1… parse one range each.
+        // Job 0 hashes the file (and with the pass, cuts it); jobs 1… parse one range each. Job
+        // 0 is always taken first, so a parser waiting for its range always has the pass
+        // running on another thread.
         DispatchQueue.concurrentPerform(iterations: jobs + 1) { job in
+            if job == 0, let pass {
+                pass.run()
+                slots.store(0, .success(nil))
+                return
+            }
             if job == 0 {
                 slots.store(
                     0,
-                    Result { () throws(GrandfatherError) in
-                        pass == nil ? RangeResult(digest: try source.sha256()) : nil
-                    })
+                    Result { () throws(GrandfatherError) in RangeResult(digest: try source.sha256()) })
                 return
             }
             slots.store(

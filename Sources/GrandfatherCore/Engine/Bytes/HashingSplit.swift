@@ -1,16 +1,18 @@
 import Crypto
 import Foundation
 
-/// One sequential read of an input file, on a thread of its own, that both hashes it (the
-/// SHA-256 of `ByteSource.sha256()`) and finds where its ranges are cut (the cuts of
+/// One sequential read of an input file that both hashes it (the SHA-256 of
+/// `ByteSource.sha256()`) and finds where its ranges are cut (the cuts of
 /// `RecordSplitter.ranges`), publishing each range as soon as both its ends are known.
 ///
 /// Finding the cuts of a CSV file means following its quotes from the start, and the hash
 /// reads every byte too: done apart, the file was read twice, and the cut scan (a second at
-/// 5.9 GB) ran before any parser could start, while the other core waited. Here the parsers
-/// start on the first range while the pass goes on; the pass outruns them, since hashing a
-/// byte costs a fraction of parsing it. Only for a file that is not compressed, whose bytes
-/// on disk are the bytes parsed.
+/// 5.9 GB) ran before any parser could start, while the other core waited. Here `run` is the
+/// first job of the parallel loop whose other jobs parse the ranges: they start as soon as
+/// the pass has found the first cut, and the pass outruns them, since hashing a byte costs
+/// a fraction of parsing it. A job of the loop, not a thread of its own, so that no more
+/// threads run than cores (a parser descheduled while it holds a shard's lock stalls the
+/// others). Only for a file that is not compressed, whose bytes on disk are the bytes parsed.
 final class HashingSplit: @unchecked Sendable {
     private let condition = NSCondition()
     /// The data start, then each cut as found, then the file's end once every cut is known.
@@ -21,18 +23,23 @@ final class HashingSplit: @unchecked Sendable {
     /// The most ranges the file can be cut into: one more than the targets.
     let maximumRanges: Int
 
-    /// Starts the pass over `source` (`format` CSV or JSON Lines), cutting after the first
-    /// record end at or after each of `targets`.
+    private let source: ByteSource
+    private let format: InputFormat
+    private let targets: [Int]
+
+    /// A pass over `source` (`format` CSV or JSON Lines) that cuts after the first record end
+    /// at or after each of `targets`; `run` reads it.
     init(source: ByteSource, format: InputFormat, targets: [Int]) {
         bounds = [source.dataStart]
         maximumRanges = targets.count + 1
-        let thread = Thread { [self] in run(source, format: format, targets: targets) }
-        thread.name = "grandfather-hash-and-split"
-        thread.start()
+        self.source = source
+        self.format = format
+        self.targets = targets
     }
 
     /// The range of job `index` (from 0), once both its ends are known; `nil` when the file
-    /// has fewer ranges.
+    /// has fewer ranges. Waits for `run`, which must be running or bound to run on another
+    /// thread.
     func range(_ index: Int) throws(GrandfatherError) -> Range<Int>? {
         condition.lock()
         defer { condition.unlock() }
@@ -51,7 +58,8 @@ final class HashingSplit: @unchecked Sendable {
         return digest ?? ""
     }
 
-    private func run(_ source: ByteSource, format: InputFormat, targets: [Int]) {
+    /// Reads the file once, publishing the ranges and then the digest (or the failure).
+    func run() {
         var hasher = SHA256()
         var csv = CSVCutFinder(targets: format == .csv ? targets : [])
         var lines = LineCutFinder(targets: format == .csv ? [] : targets)
