@@ -116,6 +116,28 @@ import Testing
         #expect(libcsv.events.contains { $0.hasPrefix("reject") })
     }
 
+    /// After a line it leaves to libcsv, the hand reader lets libcsv read on to the chunk's
+    /// end while a record is open, rather than a line at a time; either way the field must be
+    /// the one libcsv alone reads, with every line counted.
+    @Test("a quoted field over 300,000 lines is read as libcsv reads it, in one pass")
+    func longQuotedFieldOverManyLines() throws {
+        let names = RecordKind.transactions.fieldNames
+        let plainRow = names.map { _ in "x" }.joined(separator: ",") + "\n"
+        let field = "\"" + String(repeating: "q,\n", count: 300_000) + "\""
+        let text =
+            names.joined(separator: ",") + "\n" + plainRow + field + String(repeating: ",x", count: names.count - 1)
+            + "\n" + plainRow
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID()).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let libcsv = try Self.read(path, header: names, plainLines: false)
+        let both = try Self.read(path, header: names, plainLines: true)
+        #expect(both.events == libcsv.events)
+        #expect(both.lines == libcsv.lines)
+        #expect(both.lines == 300_004)
+        #expect(both.events.count == 3)
+    }
+
     @Test("an unquoted quote, a quoted line break or a doubled quote in a kept column is libcsv's to read")
     func linesLeftToLibCSV() throws {
         let names = RecordKind.transactions.fieldNames

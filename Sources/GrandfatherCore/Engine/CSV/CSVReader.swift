@@ -82,6 +82,10 @@ struct CSVReader {
                 // the plain reader gets on, twice as far each time it reads no line at all.
                 var libcsvRun = 0
                 while position < count {
+                    // Within a record libcsv began (a quoted field over lines), libcsv reads on
+                    // to the chunk's end, as it did before the hand reader: cut at each line,
+                    // every line of such a field would cost a call, its scans and a compaction.
+                    var end = count
                     if readsPlainLines, parser.pointee.pstate == 0, !state.pointee.recordInProgress {
                         let outcome = plain.read(
                             base, from: position, to: count, lines: &state.pointee.lineState, row: &row,
@@ -90,8 +94,8 @@ struct CSVReader {
                         libcsvRun = outcome.stop > position ? 0 : max(2 * libcsvRun, 256)
                         position = outcome.stop
                         guard position < count else { break }
+                        end = Self.lineEnd(base, from: position + libcsvRun, to: count)
                     }
-                    let end = readsPlainLines ? Self.lineEnd(base, from: position + libcsvRun, to: count) : count
                     do throws(GrandfatherError) {
                         try parse(
                             UnsafeRawBufferPointer(start: base + position, count: end - position), parser, state,
