@@ -79,7 +79,7 @@ enum FileIngest {
                     return RangeResult(sink: sink, lineBreaks: lineBreaks)
                 })
         }
-        // The pass has ended (its thread holds the file) before anything is reported.
+        // The pass ran as job 0: its digest, or the failure that stopped it.
         let digest = pass.map { pass in Result { () throws(GrandfatherError) in try pass.wait() } }
 
         var report = InputReport(
