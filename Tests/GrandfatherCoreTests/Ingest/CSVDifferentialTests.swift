@@ -80,14 +80,14 @@ import Testing
 
     private static func read(
         _ path: String, header: [String], delimiter: UInt8 = CSVReader.comma, plainLines: Bool
-    ) throws -> (events: [String], lines: Int) {
+    ) throws -> (events: [String], lines: Int, byHand: Int) {
         let source = try ByteSource(path: path)
         var reader = CSVReader(
             header: header, fieldNames: RecordKind.transactions.fieldNames, delimiter: delimiter)
         reader.readsPlainLines = plainLines
         var sink = RecordingSink(fieldCount: RecordKind.transactions.fieldNames.count)
         let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
-        return (sink.events, summary.lineBreaks)
+        return (sink.events, summary.lineBreaks, summary.readByHand)
     }
 
     @Test(arguments: [
@@ -116,9 +116,9 @@ import Testing
         #expect(libcsv.events.contains { $0.hasPrefix("reject") })
     }
 
-    /// After a line it leaves to libcsv, the hand reader lets libcsv read on to the chunk's
-    /// end while a record is open, rather than a line at a time; either way the field must be
-    /// the one libcsv alone reads, with every line counted.
+    /// Inside a quoted field libcsv began, libcsv reads on to the line of the next quote rather
+    /// than a line at a time; the field must be the one libcsv alone reads, with every line
+    /// counted, and the hand reader takes up the line after it.
     @Test("a quoted field over 300,000 lines is read as libcsv reads it, in one pass")
     func longQuotedFieldOverManyLines() throws {
         let names = RecordKind.transactions.fieldNames
@@ -136,6 +136,30 @@ import Testing
         #expect(both.lines == libcsv.lines)
         #expect(both.lines == 300_004)
         #expect(both.events.count == 3)
+        #expect(both.byHand == 3, "the header and both plain rows")
+    }
+
+    /// A line cut by a read chunk's end is libcsv's to finish, and only that line: the hand
+    /// reader takes up the next one. (Once libcsv read every later chunk to its end, and the
+    /// differential tests could not see it: the rows were the same, only slower.)
+    @Test("after a line a chunk's end cuts, the hand reader reads on")
+    func handReaderResumesAfterChunkEnds() throws {
+        let names = RecordKind.transactions.fieldNames
+        var text = names.joined(separator: ",") + "\n"
+        var rows = 0
+        while text.utf8.count < 6 * ByteSource.chunkSize {
+            text += names.enumerated().map { "v\($0.offset)-\(rows % 977)" }.joined(separator: ",") + "\n"
+            rows += 1
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID()).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let libcsv = try Self.read(path, header: names, plainLines: false)
+        let both = try Self.read(path, header: names, plainLines: true)
+        #expect(both.events == libcsv.events)
+        #expect(libcsv.byHand == 0)
+        // Each of the six chunk ends leaves at most its cut line to libcsv.
+        #expect(both.byHand >= rows + 1 - 6, "\(both.byHand) of \(rows + 1) records read by hand")
     }
 
     @Test("an unquoted quote, a quoted line break or a doubled quote in a kept column is libcsv's to read")

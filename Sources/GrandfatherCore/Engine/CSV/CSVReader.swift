@@ -43,6 +43,9 @@ struct CSVReader {
     struct RangeSummary {
         /// Physical line breaks in the range: the next range's lines start this much later.
         var lineBreaks: Int
+        /// Records (the header among them) `PlainLineReader` read rather than libcsv; tests
+        /// check that the hand reader takes up the lines after each one it leaves.
+        var readByHand = 0
     }
 
     /// Reads every record of `range` into `sink`. A range starting at the data start skips
@@ -70,6 +73,7 @@ struct CSVReader {
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         let plain = PlainLineReader(delimiter: delimiter, fieldForColumn: fieldForColumn)
         var failure: GrandfatherError?
+        var readByHand = 0
         while offset < range.upperBound {
             let wanted = min(ByteSource.chunkSize, range.upperBound - offset)
             let count = try source.read(at: offset, count: wanted, into: &chunk)
@@ -82,19 +86,27 @@ struct CSVReader {
                 // the plain reader gets on, twice as far each time it reads no line at all.
                 var libcsvRun = 0
                 while position < count {
-                    // Within a record libcsv began (a quoted field over lines), libcsv reads on
-                    // to the chunk's end, as it did before the hand reader: cut at each line,
-                    // every line of such a field would cost a call, its scans and a compaction.
                     var end = count
                     if readsPlainLines, parser.pointee.pstate == 0, !state.pointee.recordInProgress {
                         let outcome = plain.read(
                             base, from: position, to: count, lines: &state.pointee.lineState, row: &row,
                             skipHeader: &skipHeader, into: &sink)
                         records += outcome.records
+                        readByHand += outcome.records
                         libcsvRun = outcome.stop > position ? 0 : max(2 * libcsvRun, 256)
                         position = outcome.stop
                         guard position < count else { break }
                         end = Self.lineEnd(base, from: position + libcsvRun, to: count)
+                    } else if readsPlainLines {
+                        // A record libcsv began: a line the last chunk cut, read to its end. Inside
+                        // quotes a line end is text, so libcsv reads on to the line of the next
+                        // quote, the one that may close the field: a quoted field over many lines
+                        // costs one call, not one a line, and the hand reader takes up the lines
+                        // after it (reading to the chunk's end here left every later chunk to libcsv).
+                        let from =
+                            CSVReader.insideQuotes(parser.pointee) == true
+                            ? Self.quote(base, from: position, to: count) : position
+                        end = Self.lineEnd(base, from: from, to: count)
                     }
                     do throws(GrandfatherError) {
                         try parse(
@@ -119,11 +131,11 @@ struct CSVReader {
             sink.reject(
                 line: state.pointee.pendingRecordLine, column: nil, field: nil,
                 reason: "quoted field never closes; the rest of the file is one rejected row")
-            return RangeSummary(lineBreaks: state.pointee.currentLine - 1)
+            return RangeSummary(lineBreaks: state.pointee.currentLine - 1, readByHand: readByHand)
         }
         csv_fini(parser, csvField, csvRecord, state)
         deliver(state, row: &row, skipHeader: &skipHeader, into: &sink)
-        return RangeSummary(lineBreaks: state.pointee.currentLine - 1)
+        return RangeSummary(lineBreaks: state.pointee.currentLine - 1, readByHand: readByHand)
     }
 
     private func deliver<Sink: RowSink>(
@@ -173,6 +185,12 @@ struct CSVReader {
         guard csv_parse(parser, bytes.baseAddress, bytes.count, csvField, csvRecord, state) == bytes.count else {
             throw .io(path: path, message: "CSV parser: \(String(cString: csv_strerror(csv_error(parser))))")
         }
+    }
+
+    /// The first quote at or after `start`, or `end` when there is none.
+    private static func quote(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        guard start < end, let found = memchr(base + start, 0x22, end - start) else { return end }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// The first byte after the first line end at or after `start`, or `end` when there is none.
