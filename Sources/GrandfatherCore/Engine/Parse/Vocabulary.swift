@@ -46,8 +46,12 @@ struct Spellings<Value>: Sendable where Value: Sendable {
 
     /// The value spelled by `bytes`, case-insensitively; `nil` for anything else.
     func value(_ bytes: UnsafeRawBufferPointer) -> Value? {
-        guard bytes.count <= Self.longest, ASCII.isPlain(bytes) else { return nil }
-        let (low, high) = Self.lowercasedWords(bytes)
+        guard bytes.count <= Self.longest else { return nil }
+        let (rawLow, rawHigh) = bytes.paddedWords
+        // A byte of 128 or more matches no spelling, and would carry through `lowercased`. (A NUL
+        // byte cannot match either: no spelling holds one, and the lengths are compared.)
+        guard (rawLow | rawHigh) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        let (low, high) = (Self.lowercased(rawLow), Self.lowercased(rawHigh))
         for spelling in all where spelling.count == bytes.count && spelling.low == low && spelling.high == high {
             return spelling.value
         }
