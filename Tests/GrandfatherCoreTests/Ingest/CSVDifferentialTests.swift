@@ -78,9 +78,12 @@ import Testing
         return (header, Array(text.utf8))
     }
 
+    /// What a reader delivered, its line count, and how many records the hand reader read.
+    private typealias Read = (events: [String], lines: Int, byHand: Int)
+
     private static func read(
         _ path: String, header: [String], delimiter: UInt8 = CSVReader.comma, plainLines: Bool
-    ) throws -> (events: [String], lines: Int, byHand: Int) {
+    ) throws -> Read {
         let source = try ByteSource(path: path)
         var reader = CSVReader(
             header: header, fieldNames: RecordKind.transactions.fieldNames, delimiter: delimiter)
@@ -88,6 +91,14 @@ import Testing
         var sink = RecordingSink(fieldCount: RecordKind.transactions.fieldNames.count)
         let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
         return (sink.events, summary.lineBreaks, summary.readByHand)
+    }
+
+    /// `text` written to a temporary file and read with libcsv alone, then with the hand reader.
+    private static func readBothWays(_ text: String, header: [String]) throws -> (libcsv: Read, both: Read) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("both-\(UUID()).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return (try read(path, header: header, plainLines: false), try read(path, header: header, plainLines: true))
     }
 
     @Test(arguments: [
@@ -127,11 +138,7 @@ import Testing
         let text =
             names.joined(separator: ",") + "\n" + plainRow + field + String(repeating: ",x", count: names.count - 1)
             + "\n" + plainRow
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID()).csv").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let libcsv = try Self.read(path, header: names, plainLines: false)
-        let both = try Self.read(path, header: names, plainLines: true)
+        let (libcsv, both) = try Self.readBothWays(text, header: names)
         #expect(both.events == libcsv.events)
         #expect(both.lines == libcsv.lines)
         #expect(both.lines == 300_004)
@@ -151,11 +158,7 @@ import Testing
             text += names.enumerated().map { "v\($0.offset)-\(rows % 977)" }.joined(separator: ",") + "\n"
             rows += 1
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID()).csv").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let libcsv = try Self.read(path, header: names, plainLines: false)
-        let both = try Self.read(path, header: names, plainLines: true)
+        let (libcsv, both) = try Self.readBothWays(text, header: names)
         #expect(both.events == libcsv.events)
         #expect(libcsv.byHand == 0)
         // Each of the six chunk ends leaves at most its cut line to libcsv.
