@@ -92,8 +92,7 @@ final class HashingSplit: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !boundsComplete else { return }
-        // As `RecordSplitter.ranges`: a cut that repeats the last, or reaches the end, is none.
-        for cut in cuts where cut > bounds[bounds.count - 1] && cut < end { bounds.append(cut) }
+        RecordSplitter.appendCuts(cuts, to: &bounds, end: end)
         if complete {
             bounds.append(end)
             boundsComplete = true

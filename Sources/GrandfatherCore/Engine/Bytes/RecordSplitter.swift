@@ -27,9 +27,16 @@ enum RecordSplitter {
         default: cuts = []
         }
         var bounds = [start]
-        for cut in cuts where cut > bounds[bounds.count - 1] && cut < source.size { bounds.append(cut) }
+        appendCuts(cuts, to: &bounds, end: source.size)
         bounds.append(source.size)
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+    }
+
+    /// Appends the cuts that start a range of their own: past the last bound and before `end`
+    /// (a cut that repeats the last, or reaches the end, is none). `HashingSplit` keeps its
+    /// bounds by this rule too, as it finds them.
+    static func appendCuts(_ cuts: [Int], to bounds: inout [Int], end: Int) {
+        for cut in cuts where cut > bounds[bounds.count - 1] && cut < end { bounds.append(cut) }
     }
 
     /// Where the ranges of `ranges(for:format:parts:minimumPartSize:)` would end if records
