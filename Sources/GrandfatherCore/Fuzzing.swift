@@ -66,19 +66,6 @@ extension Fuzzing {
     public static func csvDifference(
         _ description: InputDescription, header: [String]
     ) throws(GrandfatherError) -> String? {
-        struct RecordingSink: RowSink {
-            let fieldCount: Int
-            var events: [String] = []
-            mutating func accept(_ row: RawRow) {
-                let fields = (0..<fieldCount).map { field in
-                    row.has(field) ? "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))" : "-"
-                }
-                events.append("row \(row.line) \(fields.joined(separator: " "))")
-            }
-            mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-                events.append("reject \(line) \(reason)")
-            }
-        }
         let source = try ByteSource(path: description.path)
         func read(plainLines: Bool) throws(GrandfatherError) -> [String] {
             var reader = CSVReader(header: header, kind: description.kind)
@@ -87,15 +74,53 @@ extension Fuzzing {
             let summary = try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
             return sink.events + ["lines \(summary.lineBreaks)"]
         }
-        let both = try read(plainLines: true)
-        let libcsv = try read(plainLines: false)
-        guard both != libcsv else { return nil }
-        let index =
-            zip(both, libcsv).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(both.count, libcsv.count)
-        func event(_ events: [String]) -> String { index < events.count ? events[index] : "(none)" }
-        return "event \(index): \(event(both)); libcsv alone: \(event(libcsv))"
+        return firstDifference(try read(plainLines: true), try read(plainLines: false), otherName: "libcsv alone")
     }
+}
+
+// MARK: - JSON Lines
+
+extension Fuzzing {
+    /// Reads a recognised JSON Lines input's records twice, once with the flat lines read by
+    /// hand (`FlatObjectReader`, as the audit reads) and once by the scanner alone.
+    ///
+    /// - Returns: `nil` when both deliver the same rows, rejections and line count; else the
+    ///   first difference.
+    public static func jsonLinesDifference(_ description: InputDescription) throws(GrandfatherError) -> String? {
+        let source = try ByteSource(path: description.path)
+        func read(flatLines: Bool) throws(GrandfatherError) -> [String] {
+            var reader = JSONReader(kind: description.kind)
+            reader.readsFlatLines = flatLines
+            var sink = RecordingSink(fieldCount: description.kind.fieldNames.count)
+            let summary = try reader.readLines(source, range: source.dataStart..<source.size, into: &sink)
+            return sink.events + ["lines \(summary.lineBreaks)"]
+        }
+        return firstDifference(try read(flatLines: true), try read(flatLines: false), otherName: "the scanner alone")
+    }
+}
+
+/// Every row and rejection a reader delivers, in order, as text to compare.
+private struct RecordingSink: RowSink {
+    let fieldCount: Int
+    var events: [String] = []
+    mutating func accept(_ row: RawRow) {
+        let fields = (0..<fieldCount).map { field in
+            row.has(field) ? "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))" : "-"
+        }
+        events.append("row \(row.line) \(fields.joined(separator: " "))")
+    }
+    mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+        events.append("reject \(line) \(column ?? 0) \(field ?? "-") \(reason)")
+    }
+}
+
+/// `nil` when two reads delivered the same events, else where they first differ.
+private func firstDifference(_ both: [String], _ other: [String], otherName: String) -> String? {
+    guard both != other else { return nil }
+    let index =
+        zip(both, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(both.count, other.count)
+    func event(_ events: [String]) -> String { index < events.count ? events[index] : "(none)" }
+    return "event \(index): \(event(both)); \(otherName): \(event(other))"
 }
 
 // MARK: - App Store

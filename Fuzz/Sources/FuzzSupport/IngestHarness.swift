@@ -56,6 +56,14 @@ public enum IngestHarness {
                 fatalError("the plain-line reader and libcsv disagree: \(difference)")
             }
         }
+        if description.format == .jsonLines {
+            // The flat lines read by hand must be read as the scanner alone reads them.
+            if case .success(let difference?) = Result(catching: { () throws(GrandfatherError) in
+                try Fuzzing.jsonLinesDifference(description)
+            }) {
+                fatalError("the flat-object reader and the JSON scanner disagree: \(difference)")
+            }
+        }
         let onePass = ingest(description, header: header, parts: 1)
         // Only transactions in CSV and JSON Lines are ever cut (RecordSplitter).
         guard description.kind == .transactions, description.format != .jsonArray else { return 0 }

@@ -66,7 +66,7 @@ enum FileIngest {
                             .read(source, range: range, isFirst: job == 1, into: &sink, meter: meter).lineBreaks
                     case .jsonLines:
                         lineBreaks = try JSONReader(kind: description.kind)
-                            .readLines(source, range: range, into: &sink, meter: meter)
+                            .readLines(source, range: range, into: &sink, meter: meter).lineBreaks
                     case .jsonArray:
                         try JSONReader(kind: description.kind).readArray(source, into: &sink)
                         meter?.advance(bytes: range.count, rows: sink.rowsRead)

@@ -15,6 +15,9 @@ struct JSONReader {
     /// array per name (each access to one retained and released it).
     private let nameBytes: [UInt8]
     private let nameRanges: [Range<Int>]
+    private let flat: FlatObjectReader?
+    /// Whether flat lines are read by `FlatObjectReader` (tests turn it off to compare).
+    var readsFlatLines = true
 
     /// Prepares to read records of `kind`.
     init(kind: RecordKind) {
@@ -26,18 +29,35 @@ struct JSONReader {
             defer { start += name.count }
             return start..<start + name.count
         }
+        flat = FlatObjectReader(fieldNames: fieldNames)
+    }
+
+    /// What reading a range of JSON Lines found.
+    struct LinesSummary {
+        /// Line breaks in the range: the next range's lines start this much later.
+        var lineBreaks: Int
+        /// Lines `FlatObjectReader` read rather than the scanner; tests check that flat lines
+        /// are read by hand.
+        var readFlat = 0
     }
 
     /// Streams `range` of a JSON Lines file: one object a line, blank lines skipped. The range
     /// starts at a line start; lines are counted from 1 at the range's start.
     func readLines<Sink: RowSink>(
         _ source: ByteSource, range: Range<Int>, into sink: inout Sink, meter: ProgressMeter? = nil
-    ) throws(GrandfatherError) -> Int {
-        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+    ) throws(GrandfatherError) -> LinesSummary {
+        // Padded, so that `FlatObjectReader` may read 64 bytes on from any place in a line.
+        var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize + FlatObjectReader.padding)
         var pending: [UInt8] = []
         var line = 1
         var scratch = RecordScratch(fieldCount: fieldCount)
-        defer { scratch.deallocate() }
+        var flatState = FlatObjectReader.State(fieldCount: fieldCount)
+        defer {
+            scratch.deallocate()
+            flatState.deallocate()
+        }
+        let flat = readsFlatLines ? self.flat : nil
+        var readFlat = 0
         var offset = range.lowerBound
         while offset < range.upperBound {
             let count = try source.read(
@@ -53,7 +73,12 @@ struct JSONReader {
                     guard let newline = memchr(base + cursor, 0x0A, count - cursor) else { break }
                     let end = base.distance(to: UnsafeRawPointer(newline))
                     if pending.isEmpty {
-                        readLine(UnsafeRawBufferPointer(rebasing: raw[lineStart..<end]), line, &scratch, &sink)
+                        if let flat, flat.read(base, from: lineStart, to: end, line: line, state: &flatState) {
+                            sink.accept(flatState.row)
+                            readFlat += 1
+                        } else {
+                            readLine(UnsafeRawBufferPointer(rebasing: raw[lineStart..<end]), line, &scratch, &sink)
+                        }
                     } else {
                         pending.append(contentsOf: raw[lineStart..<end])
                         pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) }
@@ -68,7 +93,7 @@ struct JSONReader {
             meter?.advance(bytes: count, rows: line - linesBefore)
         }
         if !pending.isEmpty { pending.withUnsafeBytes { readLine($0, line, &scratch, &sink) } }
-        return line - 1
+        return LinesSummary(lineBreaks: line - 1, readFlat: readFlat)
     }
 
     private func readLine<Sink: RowSink>(
