@@ -15,21 +15,10 @@ enum ExportStore: String, Sendable, CaseIterable {
 
     /// The store named by `bytes`.
     static func read(_ bytes: Span<UInt8>) -> ExportStore {
-        for store in allCases where store != .other && spells(bytes, store.rawValue.utf8) { return store }
-        return .other
-    }
-
-    /// Whether `bytes` spell `name` (lowercase), in any case.
-    private static func spells(_ bytes: Span<UInt8>, _ name: String.UTF8View) -> Bool {
-        guard bytes.count == name.count else { return false }
-        var index = 0
-        for expected in name {
-            var byte = bytes[index]
-            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
-            guard byte == expected else { return false }
-            index += 1
+        for store in allCases where store != .other && RevenueCatValue.spells(bytes, store.rawValue.utf8) {
+            return store
         }
-        return true
+        return .other
     }
 
     /// The platform the store stands for, for a customer no other source gives a platform

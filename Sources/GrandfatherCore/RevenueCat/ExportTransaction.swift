@@ -116,11 +116,9 @@ struct ExportTransaction: Equatable, Sendable {
 
     /// `PURCHASED` or `FAMILY_SHARED`, in any case: whether the row is family-shared.
     private static func ownership(_ bytes: Span<UInt8>) -> Bool? {
-        switch RevenueCatValue.text(bytes).lowercased() {
-        case OwnershipType.purchased.rawValue: return false
-        case OwnershipType.familyShared.rawValue: return true
-        default: return nil
-        }
+        if RevenueCatValue.spells(bytes, OwnershipType.purchased.rawValue.utf8) { return false }
+        if RevenueCatValue.spells(bytes, OwnershipType.familyShared.rawValue.utf8) { return true }
+        return nil
     }
 
     /// The product type when the policy does not state it: auto-renewable when the row says

@@ -154,6 +154,20 @@ enum RevenueCatValue {
         return String(decoding: scalars, as: UTF8.self)
     }
 
+    /// Whether the bytes spell `name` (lowercase ASCII), their letters in any case: a value
+    /// told apart without making a string of it.
+    static func spells(_ bytes: Span<UInt8>, _ name: String.UTF8View) -> Bool {
+        guard bytes.count == name.count else { return false }
+        var index = 0
+        for expected in name {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            guard byte == expected else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Whether the one byte is `letter`, in either case.
     private static func letter(_ bytes: Span<UInt8>, is letter: Unicode.Scalar) -> Bool {
         bytes[0] | 0x20 == UInt8(ascii: letter)

@@ -13,7 +13,7 @@ struct RowSpillTests {
         ])
     func roundTrip(microseconds: Int64) throws {
         let spill = try RowSpill(fieldCount: 3, for: "test")
-        var writer = RowSpill.Writer(spill)
+        let writer = RowSpill.Writer(spill)
         let instant = Instant(microseconds: microseconds)
         writer.begin(line: 7, key: 42, version: -3)
         writer.set(0, instant: instant)
@@ -36,5 +36,59 @@ struct RowSpillTests {
         // Whole milliseconds as epoch milliseconds; a finer instant in ISO-8601.
         #expect(text.contains("T") == (microseconds % 1000 != 0))
         #expect(try TimestampParser(defaultZone: nil).parse(text).get() == instant)
+    }
+
+    /// A field's length takes one byte under 254 and four more from 254 on: the lengths at and
+    /// around that edge, a field too long for any row (it must come back whole, to be
+    /// rejected), appended fields, empty and absent ones, over records enough to cross the
+    /// writer's and the reader's buffers many times.
+    @Test("lengths around the one-byte edge, long fields and appends come back exactly")
+    func lengthsAndLongFields() throws {
+        let fieldCount = 5
+        let spill = try RowSpill(fieldCount: fieldCount, for: "test")
+        let writer = RowSpill.Writer(spill)
+        let lengths = [0, 1, 252, 253, 254, 255, 256, 1_000, RawRow.maximumFieldBytes + 1]
+        var expected: [[[UInt8]?]] = []
+        var generator = SplitMix(seed: 7)
+        let pattern = (0..<RawRow.maximumFieldBytes + 300).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for record in 0..<2_000 {
+            writer.begin(line: record + 1, key: record * 3, version: Int64(record) - 10)
+            var fields = [[UInt8]?](repeating: nil, count: fieldCount)
+            for field in 0..<fieldCount where Int.random(in: 0..<4, using: &generator) > 0 {
+                let length = lengths[Int.random(in: 0..<lengths.count, using: &generator)]
+                let offset = (record + field) % 256
+                let bytes = Array(pattern[offset..<offset + length])
+                writer.set(field, bytes: bytes.span)
+                var value = bytes
+                if field == fieldCount - 1 {
+                    // The field set last may grow.
+                    let more: [UInt8] = Array("+more".utf8)
+                    writer.append(field, bytes: more.span)
+                    value += more
+                }
+                fields[field] = value.isEmpty ? nil : value
+            }
+            try writer.end()
+            expected.append(fields)
+        }
+        try writer.flush()
+        #expect(spill.count == expected.count)
+
+        var read: [[[UInt8]?]] = []
+        var lines: [Int] = []
+        var keys: [Int] = []
+        var versions: [Int64] = []
+        try spill.read { row, key, version in
+            read.append((0..<fieldCount).map { row.has($0) ? Array(row.bytes($0)) : nil })
+            lines.append(row.line)
+            keys.append(key)
+            versions.append(version)
+        }
+        #expect(read.count == expected.count)
+        let first = zip(read, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(first == nil, "record \(first ?? -1) differs")
+        #expect(lines == Array(1...expected.count))
+        #expect(keys == (0..<expected.count).map { $0 * 3 })
+        #expect(versions == (0..<expected.count).map { Int64($0) - 10 })
     }
 }
