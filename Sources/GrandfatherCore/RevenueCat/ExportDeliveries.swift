@@ -7,7 +7,8 @@
 /// conflicting one (SPEC §8.23).
 ///
 /// Only transactions delivered more than once are kept, so the table is small whatever the
-/// export's size; finding them takes 16 bytes a row while the export is read, and a sort.
+/// export's size; finding them takes 16 bytes a row while the export is read, and a sort of
+/// each of 256 buckets.
 struct ExportDeliveries: Sendable {
     /// What makes two rows deliveries of one transaction: `store_transaction_id` and
     /// `renewal_number` (Stripe repeats a `store_transaction_id` across renewals); for a store
@@ -48,56 +49,80 @@ struct ExportDeliveries: Sendable {
     /// The latest version of each key delivered more than once.
     private var latest: [Int: Int64] = [:]
 
-    /// Sorts one range's deliveries by key, as `init` needs them (on the range's own core).
-    static func sort(_ deliveries: inout [Delivery]) {
-        deliveries.sort { $0.key < $1.key }
+    /// How many buckets deliveries are spread over by their key's bits, each decided apart.
+    private static let bucketBits = 8
+    private static let bucketCount = 1 << bucketBits
+
+    /// A key's bucket: its bits mixed, so that keys of any spread (tests use small ones) fill
+    /// the buckets evenly.
+    private static func bucket(_ key: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bucketBits))
     }
 
-    /// The table of every delivery in `parts`, each part sorted by `sort`; it empties them.
+    /// Groups one range's deliveries by bucket, as `init` needs them (on the range's own core):
+    /// a counting pass, not a sort; each bucket is sorted when it is decided.
+    static func group(_ deliveries: inout [Delivery]) {
+        guard deliveries.count > 1 else { return }
+        var starts = [Int](repeating: 0, count: bucketCount + 1)
+        for delivery in deliveries { starts[bucket(delivery.key) + 1] += 1 }
+        for index in 0..<bucketCount { starts[index + 1] += starts[index] }
+        var ordered = deliveries
+        for delivery in deliveries {
+            let target = bucket(delivery.key)
+            ordered[starts[target]] = delivery
+            starts[target] += 1
+        }
+        deliveries = ordered
+    }
+
+    /// The table of every delivery in `parts`, each part grouped by `group`; it empties them.
     ///
-    /// The parts are merged as they are, a key at a time, rather than gathered into one array
-    /// and sorted: that array would be another 16 bytes a row at the run's peak.
+    /// Each bucket is gathered from every part, sorted and read for keys delivered more than
+    /// once, on every core: a bucket holds a 256th of the deliveries, so sorting it stays in a
+    /// core's cache, and no array of every delivery (another 16 bytes a row at the run's peak)
+    /// is made.
     init(_ parts: inout [[Delivery]]) {
-        var positions = [Int](repeating: 0, count: parts.count)
-        // A binary min-heap of the parts still holding deliveries, by their next key.
-        var heap = parts.indices.filter { !parts[$0].isEmpty }
-        func key(_ part: Int) -> Int { parts[part][positions[part]].key }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { return }
-                var smallest = left
-                if left + 1 < heap.count, key(heap[left + 1]) < key(heap[left]) { smallest = left + 1 }
-                guard key(heap[smallest]) < key(heap[parent]) else { return }
-                heap.swapAt(parent, smallest)
-                parent = smallest
+        let bucketCount = Self.bucketCount
+        // Where each bucket starts in each part.
+        let bounds = parts.map { part -> [Int] in
+            var starts = [Int](repeating: part.count, count: bucketCount + 1)
+            var bucket = 0
+            for (index, delivery) in part.enumerated() {
+                let current = Self.bucket(delivery.key)
+                while bucket <= current {
+                    starts[bucket] = index
+                    bucket += 1
+                }
             }
+            return starts
         }
-        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(start) }
-        var current = 0
-        var newest = Int64.min
-        var deliveries = 0
-        while let part = heap.first {
-            let delivery = parts[part][positions[part]]
-            if deliveries > 0, delivery.key == current {
-                newest = max(newest, delivery.version)
-                deliveries += 1
-            } else {
-                if deliveries > 1 { latest[current] = newest }
-                current = delivery.key
-                newest = delivery.version
-                deliveries = 1
+        let source = parts
+        parts = []
+        // One part of the buckets per core.
+        let found = Parallel.mapParts(count: bucketCount) { buckets -> [Int: Int64] in
+            var repeated: [Int: Int64] = [:]
+            var gathered: [Delivery] = []
+            for bucket in buckets {
+                gathered.removeAll(keepingCapacity: true)
+                for (part, starts) in zip(source, bounds) {
+                    gathered.append(contentsOf: part[starts[bucket]..<starts[bucket + 1]])
+                }
+                gathered.sort { $0.key < $1.key }
+                var start = 0
+                while start < gathered.count {
+                    var end = start + 1
+                    var newest = gathered[start].version
+                    while end < gathered.count, gathered[end].key == gathered[start].key {
+                        newest = max(newest, gathered[end].version)
+                        end += 1
+                    }
+                    if end - start > 1 { repeated[gathered[start].key] = newest }
+                    start = end
+                }
             }
-            positions[part] += 1
-            if positions[part] == parts[part].count {
-                parts[part] = []
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            siftDown(0)
+            return repeated
         }
-        if deliveries > 1 { latest[current] = newest }
+        for repeated in found { latest.merge(repeated) { first, _ in first } }
     }
 
     /// Whether a later delivery of `key` than one made at `version` exists.

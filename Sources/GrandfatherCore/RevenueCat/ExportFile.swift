@@ -38,7 +38,7 @@ enum ExportFile {
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
         if let failure = sink.failure { throw failure }
         try sink.writer.flush()
-        ExportDeliveries.sort(&sink.deliveries)
+        ExportDeliveries.group(&sink.deliveries)
         return RangeRead(
             spill: spill, deliveries: sink.deliveries, rejections: sink.rejections,
             rowEntitlements: sink.rowEntitlements, lineBreaks: summary.lineBreaks)

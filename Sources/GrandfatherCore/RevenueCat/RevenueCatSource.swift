@@ -228,7 +228,7 @@ enum RevenueCatSource: InputSource {
         }
         sink.flush()
         try writer.flush()
-        ExportDeliveries.sort(&deliveries)
+        ExportDeliveries.group(&deliveries)
         stream.meter?.advance(bytes: source.size, rows: sink.rowsRead)
         let report = InputReport(
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
@@ -245,7 +245,7 @@ enum RevenueCatSource: InputSource {
     /// with the delivery of each row.
     private struct DeliveredRows {
         var ranges: [DeliveredRange] = []
-        /// Each range's deliveries, sorted by key (`ExportDeliveries.sort`).
+        /// Each range's deliveries, grouped by bucket (`ExportDeliveries.group`).
         var parts: [[ExportDeliveries.Delivery]] = []
         /// What the exports' rows say each product unlocks.
         var rowEntitlements = RowEntitlements()

@@ -17,8 +17,12 @@ struct ExportDeliveriesTests {
         }
     }
 
-    @Test("the merged parts supersede exactly what one table of every delivery would", arguments: [1, 2, 7, 32])
-    func mergedPartsAgreeWithOneTable(parts partCount: Int) {
+    /// Keys small and large (spread as the 64-bit hashes of real rows are), so that they fall
+    /// in few buckets and in all of them.
+    @Test(
+        "the grouped parts supersede exactly what one table of every delivery would",
+        arguments: [(1, 1), (2, 1), (7, 1), (32, 1), (7, 0x2545_F491_4F6C_DD1D), (32, 0x2545_F491_4F6C_DD1D)])
+    func groupedPartsAgreeWithOneTable(parts partCount: Int, spread: Int) {
         var random = Generator(state: UInt64(partCount))
         var parts = [[ExportDeliveries.Delivery]](repeating: [], count: partCount)
         var all: [ExportDeliveries.Delivery] = []
@@ -26,7 +30,8 @@ struct ExportDeliveriesTests {
             // Few keys and versions, so that keys repeat within a part and across parts, and
             // some of the latest versions tie.
             let delivery = ExportDeliveries.Delivery(
-                key: Int.random(in: -500...500, using: &random), version: Int64.random(in: 0...3, using: &random))
+                key: Int.random(in: -500...500, using: &random) &* spread,
+                version: Int64.random(in: 0...3, using: &random))
             parts[Int.random(in: 0..<partCount, using: &random)].append(delivery)
             all.append(delivery)
         }
@@ -36,7 +41,7 @@ struct ExportDeliveriesTests {
         all += [
             ExportDeliveries.Delivery(key: 9_999, version: .min), ExportDeliveries.Delivery(key: 9_999, version: 1),
         ]
-        for index in parts.indices { ExportDeliveries.sort(&parts[index]) }
+        for index in parts.indices { ExportDeliveries.group(&parts[index]) }
 
         let table = ExportDeliveries(&parts)
 
