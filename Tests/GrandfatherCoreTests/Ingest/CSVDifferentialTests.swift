@@ -9,24 +9,6 @@ import Testing
 /// the same line count. The files mix plain lines with every kind the plain reader must leave
 /// to libcsv, over several read chunks, with LF, CRLF and CR line ends.
 @Suite struct CSVDifferentialTests {
-    /// Everything a reader delivers, in order.
-    private struct RecordingSink: RowSink {
-        let fieldCount: Int
-        var events: [String] = []
-
-        mutating func accept(_ row: RawRow) {
-            let fields = (0..<fieldCount).map { field -> String in
-                guard row.has(field) else { return "-" }
-                return "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))"
-            }
-            events.append("row \(row.line) " + fields.joined(separator: " "))
-        }
-
-        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-            events.append("reject \(line) \(column ?? 0) \(field ?? "-") \(reason)")
-        }
-    }
-
     /// One field's text, plain or not.
     private static func field(_ generator: inout SplitMix) -> String {
         let plain = Array("abc019-_.: ")

@@ -9,23 +9,6 @@ import Testing
 /// rejections with the same wording, the same line count. The files mix flat lines with every
 /// kind the flat reader must leave to the scanner, over several read chunks.
 @Suite struct JSONDifferentialTests {
-    private struct RecordingSink: RowSink {
-        let fieldCount: Int
-        var events: [String] = []
-
-        mutating func accept(_ row: RawRow) {
-            let fields = (0..<fieldCount).map { field -> String in
-                guard row.has(field) else { return row.spans[field].count == RawRow.Span.nested ? "nested" : "-" }
-                return "\(Array(row.bytes(field)))"
-            }
-            events.append("row \(row.line) " + fields.joined(separator: " "))
-        }
-
-        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
-            events.append("reject \(line) \(column ?? 0) \(field ?? "-") \(reason)")
-        }
-    }
-
     private static let names = RecordKind.transactions.fieldNames
 
     /// One value; with `flat`, only what a flat line may hold.
