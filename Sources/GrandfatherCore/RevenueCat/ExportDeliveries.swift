@@ -7,8 +7,8 @@
 /// conflicting one (SPEC §8.23).
 ///
 /// Only transactions delivered more than once are kept, so the table is small whatever the
-/// export's size; finding them takes 16 bytes a row while the export is read, and a sort of
-/// each of 256 buckets.
+/// export's size; finding them takes 16 bytes a row while the export is read, and one pass
+/// over each of 256 buckets.
 struct ExportDeliveries: Sendable {
     /// What makes two rows deliveries of one transaction: `store_transaction_id` and
     /// `renewal_number` (Stripe repeats a `store_transaction_id` across renewals); for a store
@@ -60,7 +60,7 @@ struct ExportDeliveries: Sendable {
     }
 
     /// Groups one range's deliveries by bucket, as `init` needs them (on the range's own core):
-    /// a counting pass, not a sort; each bucket is sorted when it is decided.
+    /// a counting pass, not a sort; each bucket is tabled when it is decided.
     static func group(_ deliveries: inout [Delivery]) {
         guard deliveries.count > 1 else { return }
         var starts = [Int](repeating: 0, count: bucketCount + 1)
@@ -77,10 +77,10 @@ struct ExportDeliveries: Sendable {
 
     /// The table of every delivery in `parts`, each part grouped by `group`; it empties them.
     ///
-    /// Each bucket is gathered from every part, sorted and read for keys delivered more than
-    /// once, on every core: a bucket holds a 256th of the deliveries, so sorting it stays in a
-    /// core's cache, and no array of every delivery (another 16 bytes a row at the run's peak)
-    /// is made.
+    /// Each bucket's deliveries are gathered from every part into a table of its keys, which
+    /// tells the keys delivered more than once, on every core: a bucket holds a 256th of the
+    /// deliveries, so its table stays in a core's cache, and no array of every delivery
+    /// (another 16 bytes a row at the run's peak) is made.
     init(_ parts: inout [[Delivery]]) {
         let bucketCount = Self.bucketCount
         // Where each bucket starts in each part.
@@ -101,28 +101,66 @@ struct ExportDeliveries: Sendable {
         // One part of the buckets per core.
         let found = Parallel.mapParts(count: bucketCount) { buckets -> [Int: Int64] in
             var repeated: [Int: Int64] = [:]
-            var gathered: [Delivery] = []
+            var table = BucketTable()
             for bucket in buckets {
-                gathered.removeAll(keepingCapacity: true)
+                var count = 0
+                for starts in bounds { count += starts[bucket + 1] - starts[bucket] }
+                table.empty(toHold: count)
                 for (part, starts) in zip(source, bounds) {
-                    gathered.append(contentsOf: part[starts[bucket]..<starts[bucket + 1]])
+                    for index in starts[bucket]..<starts[bucket + 1] { table.add(part[index]) }
                 }
-                gathered.sort { $0.key < $1.key }
-                var start = 0
-                while start < gathered.count {
-                    var end = start + 1
-                    var newest = gathered[start].version
-                    while end < gathered.count, gathered[end].key == gathered[start].key {
-                        newest = max(newest, gathered[end].version)
-                        end += 1
-                    }
-                    if end - start > 1 { repeated[gathered[start].key] = newest }
-                    start = end
-                }
+                table.collectRepeated(into: &repeated)
             }
             return repeated
         }
         for repeated in found { latest.merge(repeated) { first, _ in first } }
+    }
+
+    /// One bucket's keys, each with its newest version and how often it was delivered: an
+    /// open-addressed table a bucket fills once and reads once, which finds the repeated keys
+    /// in one pass rather than the n log n compares of sorting the bucket.
+    private struct BucketTable {
+        private struct Slot {
+            var key = 0
+            var newest: Int64 = 0
+            /// Deliveries of `key`; 0 marks an empty slot, so that any key, 0 too, can be held.
+            var deliveries = 0
+        }
+
+        private var slots: [Slot] = []
+        /// How many bits of a key's mixed hash, after the bucket's own, pick its first slot.
+        private var indexBits = 0
+
+        /// Empties the table, sized so that `count` keys fill at most two-thirds of it.
+        mutating func empty(toHold count: Int) {
+            var bits = 4
+            while 1 << bits < count + count / 2 { bits += 1 }
+            indexBits = bits
+            if slots.count == 1 << bits {
+                for index in slots.indices { slots[index].deliveries = 0 }
+            } else {
+                slots = [Slot](repeating: Slot(), count: 1 << bits)
+            }
+        }
+
+        mutating func add(_ delivery: Delivery) {
+            let mask = (1 << indexBits) - 1
+            // The bucket took the mixed hash's top bits; the next ones spread the bucket's keys.
+            let mixed = (UInt64(bitPattern: Int64(delivery.key)) &* 0x9E37_79B9_7F4A_7C15) << bucketBits
+            var index = Int(truncatingIfNeeded: mixed >> UInt64(64 - indexBits))
+            while slots[index].deliveries > 0, slots[index].key != delivery.key { index = (index + 1) & mask }
+            if slots[index].deliveries == 0 {
+                slots[index] = Slot(key: delivery.key, newest: delivery.version, deliveries: 1)
+            } else {
+                slots[index].newest = max(slots[index].newest, delivery.version)
+                slots[index].deliveries += 1
+            }
+        }
+
+        /// Notes the newest version of every key delivered more than once.
+        func collectRepeated(into repeated: inout [Int: Int64]) {
+            for slot in slots where slot.deliveries > 1 { repeated[slot.key] = slot.newest }
+        }
     }
 
     /// Whether a later delivery of `key` than one made at `version` exists.

@@ -15,10 +15,26 @@ enum ExportStore: String, Sendable, CaseIterable {
 
     /// The store named by `bytes`.
     static func read(_ bytes: Span<UInt8>) -> ExportStore {
-        for store in allCases where store != .other && RevenueCatValue.spells(bytes, store.rawValue.utf8) {
-            return store
-        }
+        for store in named where RevenueCatValue.spells(bytes, store.spelling) { return store }
         return .other
+    }
+
+    /// Every store with a name of its own, most common first.
+    private static let named: [ExportStore] = allCases.filter { $0 != .other }
+
+    /// The raw value, as fixed text that is read without making a string.
+    var spelling: StaticString {
+        switch self {
+        case .appStore: return "app_store"
+        case .macAppStore: return "mac_app_store"
+        case .playStore: return "play_store"
+        case .amazon: return "amazon"
+        case .stripe: return "stripe"
+        case .paddle: return "paddle"
+        case .rcBilling: return "rc_billing"
+        case .promotional: return "promotional"
+        case .other: return "other"
+        }
     }
 
     /// The platform the store stands for, for a customer no other source gives a platform

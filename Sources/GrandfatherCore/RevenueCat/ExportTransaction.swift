@@ -116,8 +116,8 @@ struct ExportTransaction: Equatable, Sendable {
 
     /// `PURCHASED` or `FAMILY_SHARED`, in any case: whether the row is family-shared.
     private static func ownership(_ bytes: Span<UInt8>) -> Bool? {
-        if RevenueCatValue.spells(bytes, OwnershipType.purchased.rawValue.utf8) { return false }
-        if RevenueCatValue.spells(bytes, OwnershipType.familyShared.rawValue.utf8) { return true }
+        if RevenueCatValue.spells(bytes, "purchased") { return false }
+        if RevenueCatValue.spells(bytes, "family_shared") { return true }
         return nil
     }
 

@@ -10,9 +10,9 @@ enum RevenueCatValue {
     /// reading of it is plausible.
     static func bool(_ bytes: Span<UInt8>) -> Bool? {
         switch bytes.count {
-        case 1: return letter(bytes, is: "t") ? true : letter(bytes, is: "f") ? false : nil
-        case 4: return word(bytes, is: "true") ? true : nil
-        case 5: return word(bytes, is: "false") ? false : nil
+        case 1: return spells(bytes, "t") ? true : spells(bytes, "f") ? false : nil
+        case 4: return spells(bytes, "true") ? true : nil
+        case 5: return spells(bytes, "false") ? false : nil
         default: return nil
         }
     }
@@ -66,6 +66,49 @@ enum RevenueCatValue {
     /// `T` in place of the space is read alike. `nil` for anything else, and for an instant
     /// outside `Instant.supported`.
     static func exportTime(_ bytes: Span<UInt8>) -> Instant? {
+        guard let fields = fixedFields(bytes) ?? scannedFields(bytes),
+            (1...12).contains(fields.month), fields.day >= 1,
+            fields.day <= CivilDate.daysInMonth(year: fields.year, month: fields.month),
+            fields.hour <= 23, fields.minute <= 59, fields.second <= 59
+        else { return nil }
+        let days = CivilDate.toDays(year: fields.year, month: fields.month, day: fields.day)
+        let seconds = days * 86_400 + fields.hour * 3600 + fields.minute * 60 + fields.second
+        let instant = Instant(microseconds: seconds * 1_000_000 + fields.micros)
+        return Instant.supported.contains(instant) ? instant : nil
+    }
+
+    /// The parts of an export time, not yet checked for range.
+    private typealias TimeFields = (
+        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, micros: Int64
+    )
+
+    /// `YYYY-MM-DD HH:MM:SS` (or with `T`), the form every current export writes, read at its
+    /// fixed places rather than part by part: an export row has several times.
+    /// `nil` for any other form, which `scannedFields` then reads.
+    private static func fixedFields(_ bytes: Span<UInt8>) -> TimeFields? {
+        guard bytes.count == 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(bytes, at: 0, count: 4), let month = number(bytes, at: 5, count: 2),
+            let day = number(bytes, at: 8, count: 2), let hour = number(bytes, at: 11, count: 2),
+            let minute = number(bytes, at: 14, count: 2), let second = number(bytes, at: 17, count: 2)
+        else { return nil }
+        return (year, month, day, hour, minute, second, 0)
+    }
+
+    /// The `count` decimal digits at `start` as a number; `nil` when any is not a digit.
+    private static func number(_ bytes: Span<UInt8>, at start: Int, count: Int) -> Int64? {
+        var value: Int64 = 0
+        for index in start..<(start + count) {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
+    }
+
+    /// Any form `exportTime` reads, scanned a part at a time.
+    private static func scannedFields(_ bytes: Span<UInt8>) -> TimeFields? {
         var index = 0
         guard let year = digits(bytes, &index, count: 4), expect(bytes, &index, UInt8(ascii: "-")),
             let month = digits(bytes, &index, count: 2), expect(bytes, &index, UInt8(ascii: "-")),
@@ -73,15 +116,10 @@ enum RevenueCatValue {
             expect(bytes, &index, UInt8(ascii: " ")) || expect(bytes, &index, UInt8(ascii: "T")),
             let hour = digits(bytes, &index, count: 1...2), expect(bytes, &index, UInt8(ascii: ":")),
             let minute = digits(bytes, &index, count: 2), expect(bytes, &index, UInt8(ascii: ":")),
-            let second = digits(bytes, &index, count: 2)
+            let second = digits(bytes, &index, count: 2),
+            let micros = fraction(bytes, &index, places: 6), index == bytes.count
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-            hour <= 23, minute <= 59, second <= 59
-        else { return nil }
-        guard let micros = fraction(bytes, &index, places: 6), index == bytes.count else { return nil }
-        let seconds = CivilDate.toDays(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-        let instant = Instant(microseconds: seconds * 1_000_000 + micros)
-        return Instant.supported.contains(instant) ? instant : nil
+        return (year, month, day, hour, minute, second, micros)
     }
 
     /// A time as a RevenueCat file may write it: the export form of `exportTime(_:)`, else
@@ -148,35 +186,19 @@ enum RevenueCatValue {
     }
 
     private static func text(_ bytes: Span<UInt8>, from start: Int, to end: Int) -> String {
-        var scalars: [UInt8] = []
-        scalars.reserveCapacity(end - start)
-        for index in start..<end { scalars.append(bytes[index]) }
-        return String(decoding: scalars, as: UTF8.self)
+        bytes.text(from: start, to: end)
     }
 
     /// Whether the bytes spell `name` (lowercase ASCII), their letters in any case: a value
-    /// told apart without making a string of it.
-    static func spells(_ bytes: Span<UInt8>, _ name: String.UTF8View) -> Bool {
-        guard bytes.count == name.count else { return false }
-        var index = 0
-        for expected in name {
+    /// told apart without making a string of it. Only letters fold: `| 0x20` would make `_` a DEL.
+    static func spells(_ bytes: Span<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for index in 0..<bytes.count {
             var byte = bytes[index]
-            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
-            guard byte == expected else { return false }
-            index += 1
+            if byte &- UInt8(ascii: "A") < 26 { byte |= 0x20 }
+            guard byte == expected[index] else { return false }
         }
-        return true
-    }
-
-    /// Whether the one byte is `letter`, in either case.
-    private static func letter(_ bytes: Span<UInt8>, is letter: Unicode.Scalar) -> Bool {
-        bytes[0] | 0x20 == UInt8(ascii: letter)
-    }
-
-    /// Whether the bytes spell `word` (lowercase letters), in any case.
-    private static func word(_ bytes: Span<UInt8>, is word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        for index in 0..<bytes.count where bytes[index] | 0x20 != word.utf8Start[index] { return false }
         return true
     }
 

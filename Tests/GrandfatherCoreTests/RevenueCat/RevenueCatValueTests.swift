@@ -57,6 +57,7 @@ struct RevenueCatValueTests {
             ("2023-12-12 01:35:31", "2023-12-12T01:35:31Z"), ("2024-02-29 23:59:59.5", "2024-02-29T23:59:59.500Z"),
             ("2024-02-29T00:00:00.1234567", "2024-02-29T00:00:00.123456Z"),
             ("0001-01-01 0:00:00", "0001-01-01T00:00:00Z"),
+            ("2024-02-29 0:00:00.5", "2024-02-29T00:00:00.500Z"), ("9999-12-31T23:59:59", "9999-12-31T23:59:59Z"),
         ])
     func exportTimes(text: String, iso: String) {
         #expect(Self.exportTime(text) == iso)
@@ -70,6 +71,9 @@ struct RevenueCatValueTests {
             "2023-02-02 10:60:00", "2023-02-02  10:00:00", "2023-02-02 10:00", "2023-02-02 10:00:00.",
             "0000-01-01 00:00:00",
             "2023-2-02 10:00:00", "2023-02-02 10:00:00 UTC",
+            // Nineteen bytes, the fixed form's length, but not its form.
+            "2023-02-02 1:00:00.", "2023-02-02 10:0a:00", "2023/02/02 10:00:00", "2023-02-02_10:00:00",
+            "2023-02-02 10:00:-0", "2023-2-2 10:00:00.5",
         ])
     func refusedExportTimes(text: String) {
         #expect(Self.exportTime(text) == nil)
@@ -103,5 +107,28 @@ struct RevenueCatValueTests {
         arguments: ["", "-1", "1.5e12", "1666670198288.", ".5", "abc", "253402300800000", "99999999999999999999"])
     func refusedEpochMilliseconds(text: String) {
         #expect(Self.epoch(text) == nil)
+    }
+
+    @Test(
+        "a word is spelled in any case of its letters, and nothing else folds",
+        arguments: [
+            ("family_shared", "family_shared", true), ("FAMILY_SHARED", "family_shared", true),
+            ("Family_Shared", "family_shared", true), ("family\u{7F}shared", "family_shared", false),
+            ("familyshared", "family_shared", false), ("app_store", "app_store", true),
+            ("APP_STORE ", "app_store", false), ("app_stor", "app_store", false), ("@pp_store", "app_store", false),
+        ] as [(String, StaticString, Bool)])
+    func spellings(text: String, name: StaticString, spelled: Bool) {
+        #expect(RevenueCatValue.spells(Array(text.utf8).span, name) == spelled)
+    }
+
+    @Test("every store is read by its name, in any case")
+    func stores() {
+        for store in ExportStore.allCases where store != .other {
+            #expect("\(store.spelling)" == store.rawValue)
+            #expect(ExportStore.read(Array(store.rawValue.utf8).span) == store)
+            #expect(ExportStore.read(Array(store.rawValue.uppercased().utf8).span) == store)
+        }
+        #expect(ExportStore.read(Array("roku".utf8).span) == .other)
+        #expect(ExportStore.read(Array("app_store_".utf8).span) == .other)
     }
 }
