@@ -2,7 +2,8 @@
 """Benchmark: Grandfather against the DuckDB script on the same generated data.
 
     python3 bench/run.py [--customers N] [--runs R] [--seed S] [--history-factor K] [--debug]
-                         [--shape NAME|all] [--format csv|jsonl|sde] [--jsonl] [--sde] [--sql]
+                         [--shape NAME|all] [--format csv|jsonl|sde|wide] [--jsonl] [--sde] [--wide]
+                         [--sql]
                          [--binary PATH] [--baseline-binary PATH] [--reference-binary PATH]
 
 Run it through scripts/bench, which first installs what it needs (scripts/bootstrap, and
@@ -30,6 +31,10 @@ then a table of them all, and exits 1 if any shape failed.
 --format jsonl|sde (or --jsonl, --sde) also times Grandfather on the same transactions as
 JSON Lines or as a RevenueCat Scheduled Data Export (copies written beside the CSV once),
 prints its ratio to the CSV run, and exits 1 unless both give the same classes and flags.
+--format wide (or --wide) times the canonical CSV widened to the export's bytes: each row
+gets unknown columns, which the audit reads past, until the file is the export copy's size.
+Its ratio to the CSV run is what reading, hashing and splitting the export's bytes costs
+alone, with no RevenueCat mapping: the floor under the export's ratio.
 
 With --baseline-binary PATH it also times that grandfather binary (e.g. a build of the commit
 before a refactor, from scripts/compare-builds) as one more tool, right after the candidate
@@ -279,6 +284,49 @@ def sde_copy(data):
                 "experiment_id": "", "experiment_variant": "", "updated_at": start,
                 "offer": "", "offer_type": "", "first_seen_time": start, "auto_resume_time": ""}
             writer.writerow([row[c] for c in SDE_COLUMNS])
+    os.rename(tmp, target)
+    return target
+
+
+# What widens a canonical row: values as an export's other columns hold them, cut to length.
+WIDE_FILLER = ["US", "from_sdk", "pro.monthly", "P1M", "2024-12-12 23:55:28", "", "2024-12-12 23:55:28",
+               "app_store", "true", "false", "false", "false", "6.99", "6.99", "0.85", "0.1667", "0.15", "",
+               "", "", "CAD", "6.99", "6.99", "[]", "1", "false", "default", "PURCHASED", "ios", "", "",
+               "2024-11-12 23:55:28", "", "", "2024-11-12 23:55:28"] * 4
+
+
+def wide_copy(data):
+    """transactions-wide.csv beside transactions.csv: the same canonical rows, each with unknown
+    columns (`pad1`, ...) filled until the file has the export copy's bytes, written once into a
+    temporary file and renamed. A row of the wrong width is left as it is (still rejected)."""
+    target = os.path.join(data, "transactions-wide.csv")
+    if os.path.exists(target):
+        return target
+    sde = sde_copy(data)
+    log("bench: writing %s" % os.path.relpath(target, ROOT))
+    source = os.path.join(data, "transactions.csv")
+    with open(source, newline="", encoding="utf-8-sig") as src:
+        reader = csv.reader(src)
+        header = next(reader)
+        rows = sum(1 for _ in reader)
+    # The bytes each row lacks, the comma before each added value included.
+    extra = max(0, (os.path.getsize(sde) - os.path.getsize(source)) // max(rows, 1))
+    filler, width = [], 0
+    for value in WIDE_FILLER:
+        if width + 1 + len(value) > extra:
+            filler.append("x" * max(0, extra - width - 1))
+            break
+        filler.append(value)
+        width += 1 + len(value)
+    tmp = target + ".tmp-%d" % os.getpid()
+    with open(source, newline="", encoding="utf-8-sig") as src, \
+            open(tmp, "w", newline="", encoding="utf-8") as out:
+        reader = csv.reader(src)
+        writer = csv.writer(out, lineterminator="\n")
+        header = next(reader)
+        writer.writerow(header + ["pad%d" % (i + 1) for i in range(len(filler))])
+        for row in reader:
+            writer.writerow(row + filler if len(row) == len(header) else row)
     os.rename(tmp, target)
     return target
 
@@ -538,6 +586,9 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     if "sde" in formats:
         sde_out = os.path.join(work, "gf-sde-out")
         format_tools.append(("sde", "gf-sde", audit(binary, sde_out, sde_copy(data)), sde_out))
+    if "wide" in formats:
+        wide_out = os.path.join(work, "gf-wide-out")
+        format_tools.append(("wide", "gf-wide", audit(binary, wide_out, wide_copy(data)), wide_out))
     tools += [(name, cmd, out) for _, name, cmd, out in format_tools]
 
     if a.sql:
@@ -630,7 +681,7 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
         if not same:
             failures.append("the candidate and the baseline binary disagree")
     for fmt, name, cmd, out in format_tools:
-        label = {"jsonl": "JSON Lines", "sde": "RevenueCat export"}[fmt]
+        label = {"jsonl": "JSON Lines", "sde": "RevenueCat export", "wide": "widened CSV"}[fmt]
         print("Grandfather %s/CSV: wall %.2fx, peak RSS %.2fx" % (
             label, med[name][0] / med["grandfather"][0], med[name][1] / med["grandfather"][1]))
         result["format"] = (fmt, med[name][0] / med["grandfather"][0])
@@ -727,7 +778,8 @@ def run_all(a, binary, build_kind, reference):
     if a.history_factor is not None:
         options += ["--history-factor", str(a.history_factor)]
     options += ["--jsonl"] * (a.jsonl or a.format == "jsonl") + \
-        ["--sde"] * (a.sde or a.format == "sde") + ["--sql"] * a.sql
+        ["--sde"] * (a.sde or a.format == "sde") + ["--wide"] * (a.wide or a.format == "wide") + \
+        ["--sql"] * a.sql
     for option in ["baseline_binary", "reference_binary"]:
         if getattr(a, option):
             options += ["--" + option.replace("_", "-"), os.path.abspath(getattr(a, option))]
@@ -770,9 +822,10 @@ def main():
                     help="K times the renewals (default: the shape's, 1 but for long-history)")
     ap.add_argument("--shape", default="default", choices=list(generate.SHAPES) + ["all"],
                     help="the shape of the data (bench/README.md), or all of them in turn")
-    ap.add_argument("--format", choices=["csv", "jsonl", "sde"], default="csv",
-                    help="also time grandfather on the same transactions as JSON Lines or as a "
-                    "RevenueCat Scheduled Data Export (csv: only the CSV)")
+    ap.add_argument("--format", choices=["csv", "jsonl", "sde", "wide"], default="csv",
+                    help="also time grandfather on the same transactions as JSON Lines, as a "
+                    "RevenueCat Scheduled Data Export, or as the CSV widened to the export's bytes "
+                    "(csv: only the CSV)")
     ap.add_argument("--debug", action="store_true",
                     help="build and time the debug binary (quick checks; times mean little)")
     ap.add_argument("--jsonl", action="store_true",
@@ -780,6 +833,9 @@ def main():
     ap.add_argument("--sde", action="store_true",
                     help="also time grandfather on the same transactions as a RevenueCat "
                     "Scheduled Data Export (issue 16: within 1.5x of the canonical CSV)")
+    ap.add_argument("--wide", action="store_true",
+                    help="also time grandfather on the canonical CSV widened with unknown columns "
+                    "to the export copy's bytes: the floor under the export's ratio")
     ap.add_argument("--sql", action="store_true",
                     help="also time the warehouse path: grandfather normalize, then the DuckDB "
                     "script of grandfather sql (issue 17)")
@@ -808,7 +864,8 @@ def main():
             ap.error("--%s %s: not an executable file" % (option.replace("_", "-"), path))
     baseline, reference = given["baseline_binary"], given["reference_binary"]
     formats = [f for f, on in [("jsonl", a.jsonl or a.format == "jsonl"),
-                               ("sde", a.sde or a.format == "sde")] if on]
+                               ("sde", a.sde or a.format == "sde"),
+                               ("wide", a.wide or a.format == "wide")] if on]
     os.chdir(ROOT)
     try:
         import duckdb  # before the build, so that a missing module fails early
