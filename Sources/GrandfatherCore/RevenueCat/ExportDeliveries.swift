@@ -53,10 +53,15 @@ struct ExportDeliveries: Sendable {
     private static let bucketBits = 8
     private static let bucketCount = 1 << bucketBits
 
-    /// A key's bucket: its bits mixed, so that keys of any spread (tests use small ones) fill
-    /// the buckets evenly.
+    /// A key's bits mixed, so that keys of any spread (tests use small ones) fill the buckets,
+    /// and each bucket's table, evenly: the top bits pick the bucket, the next ones the slot.
+    private static func mixed(_ key: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// A key's bucket.
     private static func bucket(_ key: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bucketBits))
+        Int(truncatingIfNeeded: mixed(key) >> (64 - bucketBits))
     }
 
     /// Groups one range's deliveries by bucket, as `init` needs them (on the range's own core):
@@ -145,9 +150,7 @@ struct ExportDeliveries: Sendable {
 
         mutating func add(_ delivery: Delivery) {
             let mask = (1 << indexBits) - 1
-            // The bucket took the mixed hash's top bits; the next ones spread the bucket's keys.
-            let mixed = (UInt64(bitPattern: Int64(delivery.key)) &* 0x9E37_79B9_7F4A_7C15) << bucketBits
-            var index = Int(truncatingIfNeeded: mixed >> UInt64(64 - indexBits))
+            var index = Int(truncatingIfNeeded: (mixed(delivery.key) << bucketBits) >> UInt64(64 - indexBits))
             while slots[index].deliveries > 0, slots[index].key != delivery.key { index = (index + 1) & mask }
             if slots[index].deliveries == 0 {
                 slots[index] = Slot(key: delivery.key, newest: delivery.version, deliveries: 1)

@@ -44,7 +44,7 @@ enum RevenueCatValue {
                 var closing = index + 1
                 while closing < end, bytes[closing] != first { closing += 1 }
                 guard closing < end else { return nil }
-                items.append(text(bytes, from: index + 1, to: closing))
+                items.append(bytes.text(from: index + 1, to: closing))
                 itemEnd = skipSpaces(bytes, from: closing + 1, to: end)
             } else {
                 itemEnd = index
@@ -52,7 +52,7 @@ enum RevenueCatValue {
                 var last = itemEnd
                 while last > index, isSpace(bytes[last - 1]) { last -= 1 }
                 guard last > index else { return nil }
-                items.append(text(bytes, from: index, to: last))
+                items.append(bytes.text(from: index, to: last))
             }
             if itemEnd == end { return items }
             guard bytes[itemEnd] == UInt8(ascii: ",") else { return nil }
@@ -129,7 +129,7 @@ enum RevenueCatValue {
     static func time(_ bytes: Span<UInt8>) -> Instant? {
         if let instant = exportTime(bytes) { return instant }
         guard
-            case .success(let instant) = TimestampParser(defaultZone: nil).parse(text(bytes, from: 0, to: bytes.count))
+            case .success(let instant) = TimestampParser(defaultZone: nil).parse(text(bytes))
         else { return nil }
         return instant
     }
@@ -182,11 +182,7 @@ enum RevenueCatValue {
 
     /// The bytes as text, for a message or a lookup; invalid UTF-8 is repaired.
     static func text(_ bytes: Span<UInt8>) -> String {
-        text(bytes, from: 0, to: bytes.count)
-    }
-
-    private static func text(_ bytes: Span<UInt8>, from start: Int, to end: Int) -> String {
-        bytes.text(from: start, to: end)
+        bytes.text(from: 0, to: bytes.count)
     }
 
     /// Whether the bytes spell `name` (lowercase ASCII), their letters in any case: a value
