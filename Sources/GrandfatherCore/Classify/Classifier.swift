@@ -109,7 +109,7 @@ public final class Classifier: Sendable {
         return try ScratchList<GrantPlace>.with(capacity: most) { places in
             if holds {
                 for name in grandfathered {
-                    insert(GrantPlace(name: name, source: .grandfathered, transaction: nil), into: &places, activity)
+                    places.append(GrantPlace(name: name, source: .grandfathered, transaction: nil))
                 }
                 for index in activity.current.indices {
                     let source = EntitlementSource.of(
@@ -118,42 +118,24 @@ public final class Classifier: Sendable {
                         promotional: activity.current[index].promotional)
                     let names = entitlements.of(product: activity.current[index].productID)
                     if names.isEmpty { grantingNothing(index) }
-                    for name in names {
-                        insert(GrantPlace(name: name, source: source, transaction: index), into: &places, activity)
-                    }
+                    for name in names { places.append(GrantPlace(name: name, source: source, transaction: index)) }
+                }
+                places.sortFoldingRepeats(by: { precedes($0, $1, activity) }) { kept, repeated in
+                    keep(&kept, orRepeated: repeated, activity)
                 }
             }
             return try body(places.elements)
         }
     }
 
-    /// Adds `candidate` to the sorted, distinct grants in `places`, unless it is one of them.
-    private func insert(
-        _ candidate: GrantPlace, into places: inout ScratchList<GrantPlace>, _ activity: borrowing CustomerActivity
-    ) {
-        for index in 0..<places.count where same(places[index], candidate, activity) {
-            if let offered = candidate.transaction, let kept = places[index].transaction,
-                activity.current[offered].productID.codePointPrecedes(activity.current[kept].productID)
-            {
-                places[index].transaction = offered
-            }
-            return
-        }
-        var position = places.count
-        while position > 0, precedes(candidate, places[position - 1], activity) { position -= 1 }
-        places.insert(candidate, at: position)
-    }
-
-    /// Whether two places stand for equal `EntitlementGrant`s.
-    private func same(_ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity) -> Bool {
-        let entitlements = rules.entitlements
-        guard entitlements.rank[lhs.name] == entitlements.rank[rhs.name], lhs.source == rhs.source else { return false }
-        switch (lhs.transaction, rhs.transaction) {
-        case (nil, nil): return true
-        case (let left?, let right?):
-            return activity.current[left].transactionID == activity.current[right].transactionID
-                && activity.current[left].endsAt == activity.current[right].endsAt
-        default: return false
+    /// Of two places that stand for one grant, keeps the one whose transaction has the smaller
+    /// product (then the earlier transaction), so that input order never shows.
+    private func keep(_ kept: inout GrantPlace, orRepeated repeated: GrantPlace, _ activity: borrowing CustomerActivity)
+    {
+        guard let offered = repeated.transaction, let held = kept.transaction else { return }
+        let (offeredProduct, heldProduct) = (activity.current[offered].productID, activity.current[held].productID)
+        if offeredProduct.codePointPrecedes(heldProduct) || offeredProduct == heldProduct && offered < held {
+            kept.transaction = offered
         }
     }
 

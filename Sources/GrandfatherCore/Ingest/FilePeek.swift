@@ -1,6 +1,6 @@
-/// The first bytes of an input being recognised, read a chunk at a time as sources ask for
-/// more: most files are told by their first chunk, a JSON file whose first object is long
-/// by a few more.
+/// The first bytes of an input being recognised, read as sources ask for more, doubling:
+/// most files are told by their first chunk, a JSON file whose first object is long by a
+/// few more.
 struct FilePeek {
     /// The path as given.
     let path: String
@@ -20,9 +20,11 @@ struct FilePeek {
     /// The file's size in bytes.
     var size: Int { source.size }
 
-    /// Reads the next chunk onto `prefix`; `false` at the end of the file.
+    /// Reads onto `prefix` as much again as it holds (a chunk at first); `false` at the end
+    /// of the file. Doubling, because recognisers parse the whole prefix again after each
+    /// read: a 16 MiB first object read a chunk at a time was parsed 64 times over.
     mutating func readMore() throws(GrandfatherError) -> Bool {
-        let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk)
+        let count = try source.read(at: offset, count: max(ByteSource.chunkSize, prefix.count), into: &chunk)
         guard count > 0 else { return false }
         prefix.append(contentsOf: chunk[0..<count])
         offset += count

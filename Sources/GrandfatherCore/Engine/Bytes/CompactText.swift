@@ -3,7 +3,7 @@
 /// A Swift string holds at most 15 bytes without allocating, and Apple's transaction ids
 /// have 16 digits or more: a customer's latest auto-renewable transaction, replaced each
 /// time a later renewal streams by, would cost an allocation and a free every time.
-struct CompactText: Sendable, Equatable {
+struct CompactText: Sendable, Hashable {
     private enum Storage: Sendable {
         /// The bytes in order, then zeros; the first `count` of them are the text.
         case inline(UInt64, UInt64, UInt64, count: UInt8)
@@ -47,6 +47,11 @@ struct CompactText: Sendable, Equatable {
             return count == otherCount && a == d && b == e && c == f
         }
         return lhs.withBytes { left in rhs.withBytes { right in left.elementsEqual(right) } }
+    }
+
+    /// Hashes the bytes, as `==` compares them.
+    func hash(into hasher: inout Hasher) {
+        withBytes { hasher.combine(bytes: $0) }
     }
 
     /// Whether the text comes before `other` in code-point order (UTF-8 byte order).

@@ -211,6 +211,7 @@ final class Ledger {
             activities.withUnsafeMutableBufferPointer { activities in
                 guard let recordBase = records.baseAddress, let activityBase = activities.baseAddress else { return }
                 for slot in 0..<records.count where hasRecord[slot] || activityBase[slot].hasTransaction {
+                    activityBase[slot].removeRepeatedGrants()
                     (customers + survivor).moveInitialize(from: recordBase + slot, count: 1)
                     (recordBase + slot).initialize(to: filler)
                     (target + survivor).moveInitialize(from: activityBase + slot, count: 1)

@@ -37,6 +37,34 @@ struct ScratchList<Element: BitwiseCopyable> {
         count += 1
     }
 
+    /// Adds `element` at the end.
+    mutating func append(_ element: Element) {
+        precondition(count < places.count, "a scratch list holds at most its capacity")
+        places[count] = element
+        count += 1
+    }
+
+    /// Sorts the elements by `areInIncreasingOrder`, then folds each run of neighbours that
+    /// neither precedes into its first element with `fold`: one sort, where inserting each in
+    /// place took the square of a long list's length.
+    mutating func sortFoldingRepeats(
+        by areInIncreasingOrder: (Element, Element) -> Bool, fold: (inout Element, Element) -> Void
+    ) {
+        guard count > 1 else { return }
+        var used = UnsafeMutableBufferPointer(rebasing: places[0..<count])
+        used.sort(by: areInIncreasingOrder)
+        var kept = 0
+        for index in 1..<count {
+            if areInIncreasingOrder(places[kept], places[index]) {
+                kept += 1
+                places[kept] = places[index]
+            } else {
+                fold(&places[kept], places[index])
+            }
+        }
+        count = kept + 1
+    }
+
     /// The elements, in order.
     var elements: ScratchElements<Element> {
         ScratchElements(base: UnsafeBufferPointer(rebasing: places[0..<count]))
