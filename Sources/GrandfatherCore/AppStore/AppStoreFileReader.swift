@@ -143,7 +143,7 @@ struct AppStoreReading {
     /// A JSON array (each element a unit), or one or more top-level values (one object, or
     /// JSON Lines).
     func jsonUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
-        JSONDocuments.units(bytes).map { unit in
+        JSONDocuments.records(bytes).map { unit in
             switch unit {
             case .element(let element): return .element(element)
             case .rejected(let line, let reason): return .rejected(line: line, reason: reason)

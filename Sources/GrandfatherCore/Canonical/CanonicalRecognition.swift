@@ -27,10 +27,7 @@ enum CanonicalRecognition {
 
     /// A CSV header must name each column once and carry every required field of its kind.
     static func checkHeader(_ header: [String], kind: RecordKind, path: String) throws(GrandfatherError) {
-        var seen = Set<String>()
-        for name in header where !name.isEmpty && !seen.insert(name).inserted {
-            throw .input(file: path, line: 1, message: "column \"\(Excerpt.of(name))\" appears twice in the header")
-        }
+        try CSVHeaderRule.checkEachNamedOnce(header, path: path)
         let required: [String]
         switch kind {
         case .customers: required = [CustomerField.customerID, .platform].map(\.name)
@@ -38,7 +35,7 @@ enum CanonicalRecognition {
             required = [TransactionField.transactionID, .customerID, .productID, .productType, .purchaseDate].map(
                 \.name)
         }
-        for name in required where !seen.contains(name) {
+        for name in required where !header.contains(name) {
             throw .input(file: path, line: 1, message: "\(kind.rawValue) header lacks required column \"\(name)\"")
         }
     }

@@ -10,6 +10,19 @@ enum JSONDocuments {
         case rejected(line: Int, reason: String)
     }
 
+    /// The units of `bytes` as records: a value that repeats a key in any of its objects is
+    /// rejected at the line it starts on, as the canonical reader and the policy loader
+    /// refuse one (the first or the last of the two would be a guess).
+    static func records(_ bytes: [UInt8]) -> [Unit] {
+        units(bytes).map { unit in
+            guard case .element(let element) = unit, let repeated = element.value.firstRepeatedKey else { return unit }
+            return .rejected(
+                line: element.line,
+                reason:
+                    "duplicate key \(Excerpt.of(repeated.key)) at line \(repeated.line), column \(repeated.column)")
+        }
+    }
+
     /// The units of `bytes` (a UTF-8 byte-order mark is skipped).
     static func units(_ bytes: [UInt8]) -> [Unit] {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

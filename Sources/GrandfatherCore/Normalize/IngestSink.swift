@@ -81,6 +81,12 @@ struct IngestSink: RowSink {
     /// A customer a source read itself (a RevenueCat customer list's row, which holds no
     /// canonical fields), accounted for as a row at `line`. Its provenance is the source's.
     mutating func accept(customer: Customer, line: Int) {
+        // The canonical readers' limit, for ids a source read itself: a list's id cut at the
+        // limit would collide with another, a response's would reach every report whole.
+        guard customer.id.utf8.count <= RawRow.maximumFieldBytes else {
+            let field = CustomerField.customerID.name
+            return reject(line: line, column: nil, field: field, reason: RawRow.overlong(field))
+        }
         rowsRead += 1
         let given = customer.id
         var customer = customer

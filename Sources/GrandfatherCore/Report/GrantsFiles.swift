@@ -50,8 +50,11 @@ public enum GrantsFiles {
     }
 
     /// A path segment, every byte but RFC 3986's unreserved ones percent-encoded: app user
-    /// ids hold `$`, `:` and anything a team chose.
+    /// ids hold `$`, `:` and anything a team chose. An id that is only dots has them encoded
+    /// too: `.` and `..` are dot-segments, which a client removes (RFC 3986 §5.2.4), so that
+    /// the request would name another path.
     static func pathSegment(_ text: String) -> String {
+        if text == "." || text == ".." { return String(repeating: "%2E", count: text.count) }
         var segment = ""
         for byte in text.utf8 {
             switch byte {

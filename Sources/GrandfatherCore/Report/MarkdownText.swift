@@ -7,7 +7,8 @@
 /// GitHub's `#123` and `@name` links) is backslash-escaped, which CommonMark defines for
 /// punctuation; a line break becomes a space, so that a value can neither end its table row
 /// nor start a block (values never open a line, so `-`, `+`, `=` and digits stay as they
-/// are); other control characters are written `\xNN`, as every message quotes them.
+/// are); other control characters are written `\xNN`, as every message quotes them, and the
+/// controls that reorder text `\uNNNN` (`BidiControls`).
 enum MarkdownText {
     /// Characters escaped with a backslash.
     private static let special: Set<Unicode.Scalar> = [
@@ -21,6 +22,9 @@ enum MarkdownText {
             switch scalar {
             case "\n", "\r", "\t", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
                 out.append(" ")
+            case _ where BidiControls.contains(scalar):
+                out.append("\\")
+                out.append(contentsOf: BidiControls.shown(scalar).unicodeScalars)
             case _ where special.contains(scalar):
                 out.append("\\")
                 out.append(scalar)

@@ -24,6 +24,9 @@ enum RevenueCatSource: InputSource {
                     file.source, dataStart: file.source.dataStart, delimiter: delimiter)
             else { continue }
             let header = ExportHeader(names: names, delimiter: delimiter)
+            if ExportFile.recognizes(header: names) || CustomerList.recognizes(header: names) {
+                try CSVHeaderRule.checkEachNamedOnce(names, path: file.path)
+            }
             if ExportFile.recognizes(header: names) {
                 return RecognizedInput(
                     description: file.describe(format: .revenueCatExport, kind: .transactions), source: Self.self,
@@ -160,7 +163,7 @@ enum RevenueCatSource: InputSource {
                 file: path, line: nil,
                 message: "\(what) of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole")
         }
-        return (source, JSONDocuments.units(try source.readAll()))
+        return (source, JSONDocuments.records(try source.readAll()))
     }
 
     /// What a subscriber-response file gave: its bodies' accounting and rejections, what

@@ -71,7 +71,9 @@ enum WebhookEvent {
         guard let value = event[key] else { return nil }
         switch value.value {
         case .null: return nil
-        case .string: return value.text.flatMap { $0.isEmpty ? nil : $0 }
+        case .string:
+            guard let text = value.text, !text.isEmpty else { return nil }
+            return try id(text, "event.\(key)", line: value.line)
         default: throw Problem(line: value.line, reason: "event.\(key) is \(value.typeName), not a string")
         }
     }
@@ -87,9 +89,17 @@ enum WebhookEvent {
             guard case .string(let id) = element.value else {
                 throw Problem(line: element.line, reason: "event.\(key) holds \(element.typeName), not a string")
             }
-            if !id.isEmpty { ids.append(id) }
+            if !id.isEmpty { ids.append(try Self.id(id, "event.\(key)", line: element.line)) }
         }
         return ids
+    }
+
+    /// `text`, unless it is longer than every reader allows an id to be.
+    private static func id(_ text: String, _ name: String, line: Int) throws(Problem) -> String {
+        guard text.utf8.count <= RawRow.maximumFieldBytes else {
+            throw Problem(line: line, reason: RawRow.overlong(name))
+        }
+        return text
     }
 
     /// `event_timestamp_ms`: whole milliseconds, as a number or a string of digits.

@@ -57,18 +57,30 @@ public enum WarehouseResults {
                 message: "the warehouse's results differ from the records for \(differences.count) customer(s): "
                     + named.joined(separator: "; "))
         }
+        let rejections = try rejections(folder)
+        let transactions = FileSystem.join(folder, WarehouseLayout.transactions.fileName)
+        try ResultsAccounting.check(
+            manifest.inputs, rejections: rejections,
+            transactionRows: audit.inputs.first { $0.path == transactions }?.rowsRead ?? 0,
+            manifest: FileSystem.join(folder, "manifest.json"))
         audit.inputs = manifest.inputs
         audit.appStore = manifest.appStore
-        audit.rejections = try rejections(folder)
+        audit.rejections = rejections
         audit.engine = try engine(folder)
     }
 
-    /// A small file's bytes (a manifest, engine.json), whole.
-    private static func small(_ path: String) throws(GrandfatherError) -> [UInt8] {
+    /// A small file's bytes (a manifest, engine.json), whole, if no larger than `limit`.
+    private static func small(_ path: String, limit: Int = 64 << 20) throws(GrandfatherError) -> [UInt8] {
         let source = try ByteSource(path: path)
-        guard source.size <= 64 << 20 else { throw .input(file: path, line: nil, message: "over 64 MiB") }
+        guard source.size <= limit else {
+            throw .input(file: path, line: nil, message: "over \(limit >> 10) KiB")
+        }
         return try source.readAll()
     }
+
+    /// The most bytes `engine.json`, and each value the runs table keeps of it, may have: it
+    /// names an engine, and is carried into every later snapshot's `runs` table.
+    static let engineLimits = (file: 64 << 10, value: 256)
 
     private static func readManifest(_ folder: String) throws(GrandfatherError) -> NormalizedFolder.Manifest {
         let path = FileSystem.join(folder, "manifest.json")
@@ -88,6 +100,7 @@ public enum WarehouseResults {
             let path = FileSystem.join(folder, file)
             let source = try ByteSource(path: path)
             let header = try CSVReader.readHeader(source, dataStart: source.dataStart) ?? []
+            try CSVHeaderRule.checkEachNamedOnce(header, path: path)
             if let missing = columns.first(where: { !header.contains($0) }) {
                 throw .input(file: path, line: 1, message: "no column \(missing)")
             }
@@ -125,13 +138,17 @@ public enum WarehouseResults {
     private static func engine(_ folder: String) throws(GrandfatherError) -> String {
         let path = FileSystem.join(folder, "engine.json")
         guard FileSystem.exists(path) else { return Audit.engineJSON(["engine": "unknown"]) }
-        let bytes = try small(path)
+        let bytes = try small(path, limit: engineLimits.file)
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw .input(file: path, line: nil, message: "not a JSON object")
         }
         var fields: [String: String] = [:]
         for key in ["engine", "dialect", "version"] {
-            if let value = object[key] as? String { fields[key] = value }
+            guard let value = object[key] as? String else { continue }
+            guard value.utf8.count <= engineLimits.value else {
+                throw .input(file: path, line: nil, message: "\(key) is over \(engineLimits.value) bytes")
+            }
+            fields[key] = value
         }
         if fields["engine"] == nil { fields["engine"] = "unknown" }
         return Audit.engineJSON(fields)

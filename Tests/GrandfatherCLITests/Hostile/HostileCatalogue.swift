@@ -12,7 +12,7 @@ enum HostileCatalogue {
 
     static let cases: [HostileCase] =
         unreadableFiles + policyFiles + wholeFileRefusals + commandLine + rows
-        + instants + appStore + streamsAndFolders + testHooks + friction + merges
+        + instants + appStore + streamsAndFolders + testHooks + friction + merges + resultsFolders + readers
 
     // MARK: - Inputs that cannot be taken at all: exit 2, nothing written
 

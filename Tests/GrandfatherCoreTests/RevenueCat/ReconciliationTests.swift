@@ -65,6 +65,10 @@ struct ReconciliationTests {
     func pathSegments() {
         #expect(GrantsFiles.pathSegment("$RCAnonymousID:87c6") == "%24RCAnonymousID%3A87c6")
         #expect(GrantsFiles.pathSegment("a/b é") == "a%2Fb%20%C3%A9")
+        // Dot-segments would be removed by the client: encoded, as no other id is.
+        #expect(GrantsFiles.pathSegment("..") == "%2E%2E")
+        #expect(GrantsFiles.pathSegment(".") == "%2E")
+        #expect(GrantsFiles.pathSegment("...") == "...")
     }
 
     @Test("a run without subscriber responses reconciles nothing")

@@ -23,6 +23,12 @@ struct RawRow {
     /// huge field costs no memory and is still seen to be too long.
     static let maximumFieldBytes = 1 << 16
 
+    /// Why a row whose field `name` is longer than `maximumFieldBytes` is rejected: the one
+    /// wording every reader gives, for every id and known field.
+    static func overlong(_ name: String) -> String {
+        "\(name) is longer than \(maximumFieldBytes) bytes"
+    }
+
     /// The line the record starts on.
     var line: Int = 0
     /// The bytes the spans point into.

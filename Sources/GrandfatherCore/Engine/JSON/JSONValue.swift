@@ -34,6 +34,27 @@ public indirect enum JSONValue: Equatable, Sendable {
         if case .array(let elements) = self { return elements }
         return nil
     }
+
+    /// The first member, in document order at any depth, whose key an earlier member of its
+    /// object already has: which of the two a reader took would be a guess.
+    public var firstRepeatedKey: JSONMember? {
+        switch self {
+        case .object(let members):
+            var keys = Set<String>(minimumCapacity: members.count)
+            for member in members {
+                if !keys.insert(member.key).inserted { return member }
+                if let repeated = member.value.firstRepeatedKey { return repeated }
+            }
+            return nil
+        case .array(let elements):
+            for element in elements {
+                if let repeated = element.value.firstRepeatedKey { return repeated }
+            }
+            return nil
+        case .string, .number, .bool, .null:
+            return nil
+        }
+    }
 }
 
 /// One `"key": value` of an object, with the position of its key.

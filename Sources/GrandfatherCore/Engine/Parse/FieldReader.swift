@@ -32,7 +32,7 @@ struct FieldReader {
         if count > RawRow.maximumFieldBytes {
             throw RowProblem(
                 field: name(), column: column(index),
-                reason: "\(name()) is longer than \(RawRow.maximumFieldBytes) bytes")
+                reason: RawRow.overlong(name()))
         }
     }
 

@@ -16,10 +16,12 @@ public enum ReportHTML {
 enum TemplateLibrary {
     private static let library: Result<MustacheLibrary, GrandfatherError> = {
         var library = MustacheLibrary()
+        MustacheContentTypes.register(ReportHTMLText(), named: ReportHTMLText.name)
+        let pragma = "{{% CONTENT_TYPE: \(ReportHTMLText.name)}}"
         do {
-            library.register(try MustacheTemplate(string: Templates.chart), named: "chart")
-            library.register(try MustacheTemplate(string: Templates.report), named: "report")
-            library.register(try MustacheTemplate(string: Templates.compare), named: "compare")
+            library.register(try MustacheTemplate(string: pragma + Templates.chart), named: "chart")
+            library.register(try MustacheTemplate(string: pragma + Templates.report), named: "report")
+            library.register(try MustacheTemplate(string: pragma + Templates.compare), named: "compare")
             return .success(library)
         } catch {
             return .failure(.internal("HTML template: \(error)"))
@@ -32,6 +34,31 @@ enum TemplateLibrary {
             throw .internal("HTML template '\(template)' is not registered")
         }
         return Array(text.utf8)
+    }
+}
+
+/// How the templates escape every `{{value}}`: the five characters HTML gives meaning to, as
+/// swift-mustache's own HTML type does, and the controls that reorder text (`BidiControls`).
+struct ReportHTMLText: MustacheContentType {
+    static let name = "GRANDFATHER_HTML"
+
+    private static let entities: [Unicode.Scalar: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
+
+    func escapeText(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let entity = Self.entities[scalar] {
+                out += entity
+            } else if BidiControls.contains(scalar) {
+                out += BidiControls.shown(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
