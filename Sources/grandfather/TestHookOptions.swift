@@ -17,13 +17,16 @@ struct TestHookOptions: ParsableArguments {
         @Option(name: .customLong("test-pause-at"), help: .hidden)
         var pauseAt: KillPoint?
 
-        /// Gives `run` the points the test asked for.
-        func apply(to run: inout AuditRun) {
-            run.testHooks = TestHooks(failAt: failAt, killAt: killAt, pauseAt: pauseAt)
-        }
+        /// The points the test asked for.
+        var hooks: TestHooks { TestHooks(failAt: failAt, killAt: killAt, pauseAt: pauseAt) }
     #else
-        func apply(to run: inout AuditRun) {}
+        var hooks: TestHooks { TestHooks() }
     #endif
+
+    /// Gives `run` the points the test asked for.
+    func apply(to run: inout AuditRun) {
+        run.testHooks = hooks
+    }
 }
 
 #if DEBUG

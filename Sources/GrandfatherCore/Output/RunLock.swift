@@ -31,7 +31,12 @@ public final class RunLock: Sendable {
         directory: String, wait: Double = 0, startedAt: String
     ) throws(GrandfatherError) -> RunLock {
         try FileSystem.makeDirectories(directory)
-        let path = FileSystem.join(directory, ".lock")
+        return try acquire(file: FileSystem.join(directory, ".lock"), wait: wait, startedAt: startedAt)
+    }
+
+    /// Takes the lock held on the file at `path` (created when missing; its folder must
+    /// exist), with `acquire(directory:)`'s waiting, message and refusal of a link.
+    static func acquire(file path: String, wait: Double, startedAt: String) throws(GrandfatherError) -> RunLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .io(path: path, message: "cannot open the lock file: \(FileSystem.describeErrno())")

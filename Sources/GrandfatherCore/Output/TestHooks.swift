@@ -22,6 +22,17 @@ import Foundation
     case afterSnapshot = "after-snapshot"
     case beforeLatestSwitch = "before-latest-switch"
     case afterLatestSwitch = "after-latest-switch"
+    // `normalize`'s replace of its folder (`NormalizeTarget+Replace.swift`).
+    /// The first table is written into the hidden building folder, the others not yet.
+    case midBuilding = "mid-building"
+    /// The building folder is whole and marked; OUT is as it was.
+    case afterBuilding = "after-building"
+    /// OUT is moved aside: no folder has its name.
+    case afterFirstRename = "after-first-rename"
+    /// The new folder is OUT; the old one waits under its hidden name.
+    case afterSecondRename = "after-second-rename"
+    /// The renames are flushed; the old folder is not yet removed.
+    case beforeRemovingOld = "before-removing-old"
 }
 
 /// Where a test asked this run to fail, to die, or to stop and wait to be killed (holding

@@ -4,8 +4,10 @@ import Foundation
 /// accepted in the warehouse layout (`WarehouseLayout`), for `grandfather sql` to classify
 /// where the data lives, or for a team to load any source Grandfather reads.
 ///
-/// The folder is built beside its final name and moved into place whole: a reader never
-/// sees half of one, and a run that fails leaves the previous folder as it was.
+/// The folder is built beside its final name, marked as this command's (`NormalizeMarker`) and
+/// moved into place whole (`NormalizeTarget`): a reader never sees half of one, a run that
+/// fails leaves the previous folder as it was, and a run killed at any point is put right by
+/// the next.
 public enum NormalizedFolder {
     /// What the folder says of the run that wrote it (`manifest.json`).
     struct Manifest: Codable {
@@ -37,20 +39,31 @@ public enum NormalizedFolder {
         public var rowsRead: Int
     }
 
-    /// Reads `inputs` under `settings` and writes the folder `out`, replacing a folder this
-    /// command wrote before; any other file or folder of that name is left alone (an error).
-    /// Rejected rows over the policy's `max_rejected_fraction` write nothing (exit 3).
+    /// Reads `inputs` under `settings` and writes the folder `target.out`, replacing a folder
+    /// this command wrote (or an empty one); any other file or folder of that name is left
+    /// alone (an error). Rejected rows over the policy's `max_rejected_fraction` write nothing
+    /// (exit 3).
+    ///
+    /// - Parameters:
+    ///   - lock: the proof that this process holds `target`'s lock: only then may it put right
+    ///     what a killed run left.
+    ///   - recovered: told what was put right, before the inputs are read.
     public static func write(
-        _ settings: AuditSettings, inputs: [String], out: String, progress: ProgressSink? = nil
+        _ settings: AuditSettings, inputs: [String], into target: NormalizeTarget, lock: RunLock,
+        progress: ProgressSink? = nil, recovered: (NormalizeRecovery) -> Void = { _ in }
     ) throws(GrandfatherError) -> Written {
-        try write(settings, inputs: inputs, out: out, progress: progress, hooks: TestHooks())
+        try write(
+            settings, inputs: inputs, into: target, lock: lock, progress: progress, recovered: recovered,
+            hooks: TestHooks())
     }
 
-    /// `write`, with the ingest stage cut as `hooks` says (tests).
-    static func write(
-        _ settings: AuditSettings, inputs: [String], out: String, progress: ProgressSink?, hooks: TestHooks
+    /// `write`, made to die or pause, or its ingest cut, where `hooks` says (tests).
+    @_spi(TestHooks) public static func write(
+        _ settings: AuditSettings, inputs: [String], into target: NormalizeTarget, lock: RunLock,
+        progress: ProgressSink?, recovered: (NormalizeRecovery) -> Void, hooks: TestHooks
     ) throws(GrandfatherError) -> Written {
-        try checkReplaceable(out)
+        if let recovery = try target.recover(lock) { recovered(recovery) }
+        try target.checkReplaceable()
         let log = RecordLog(inputs: inputs)
         let audit = try Pipeline.audits(
             [settings], inputs: inputs, progress: progress, hooks: hooks, recordLog: log)[0]
@@ -61,12 +74,12 @@ public enum NormalizedFolder {
                 rejected: audit.rowsRejected, read: audit.rowsRead, maximumFraction: audit.policy.maxRejectedFraction,
                 runFolder: nil)
         }
-        let building = sibling(of: out, tag: "normalizing")
-        try FileSystem.makeFreshDirectory(building)
+        let building = try target.makeBuilding()
         do {
-            try writeTables(audit, log: log, into: building)
-            try FileSystem.sync(building)
-            try moveIntoPlace(building, out)
+            try writeTables(audit, log: log, into: building, hooks: hooks)
+            try NormalizeMarker.write(into: building)
+            hooks.reach(.afterBuilding)
+            try target.replace(with: building, hooks: hooks)
         } catch {
             try? FileSystem.remove(building)
             throw error
@@ -76,10 +89,23 @@ public enum NormalizedFolder {
             rowsRead: audit.rowsRead)
     }
 
+    /// `write` into `out`, its lock taken at once (tests).
+    static func write(
+        _ settings: AuditSettings, inputs: [String], out: String, progress: ProgressSink?, hooks: TestHooks
+    ) throws(GrandfatherError) -> Written {
+        let target = try NormalizeTarget(out: out)
+        let lock = try target.lock(wait: 0, startedAt: "a test")
+        return try write(
+            settings, inputs: inputs, into: target, lock: lock, progress: progress, recovered: { _ in }, hooks: hooks)
+    }
+
     /// Every file of the folder.
-    private static func writeTables(_ audit: Audit, log: RecordLog, into folder: String) throws(GrandfatherError) {
+    private static func writeTables(
+        _ audit: Audit, log: RecordLog, into folder: String, hooks: TestHooks
+    ) throws(GrandfatherError) {
         func path(_ table: WarehouseLayout.Table) -> String { FileSystem.join(folder, table.fileName) }
         try log.write(header: WarehouseLayout.transactions.header, to: path(WarehouseLayout.transactions))
+        hooks.reach(.midBuilding)
         try FileSystem.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))
         try FileSystem.writeNewFile(path(WarehouseLayout.customerFactSources), factSourceRows(audit))
         try FileSystem.writeNewFile(
@@ -194,49 +220,5 @@ public enum NormalizedFolder {
         } catch {
             throw .internal("cannot encode manifest.json: \(error)")
         }
-    }
-
-    // MARK: The folder's place
-
-    /// A name beside `out` in its parent folder, so that a rename moves it into place.
-    private static func sibling(of out: String, tag: String) -> String {
-        // Split by hand: Foundation's `deletingLastPathComponent` traps on a one-letter name.
-        var trimmed = Substring(out)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let slash = trimmed.lastIndex(of: "/")
-        let parent = slash.map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
-        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? String(trimmed)
-        let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return FileSystem.join(parent, ".\(name).\(tag)-\(token)")
-    }
-
-    /// Whether `out` may be replaced: absent, an empty folder, or a folder this command wrote.
-    private static func checkReplaceable(_ out: String) throws(GrandfatherError) {
-        guard FileSystem.exists(out) || FileSystem.isSymbolicLink(out) else { return }
-        guard FileSystem.isDirectory(out), !FileSystem.isSymbolicLink(out) else {
-            throw .usage("--out \(out) exists and is not a folder")
-        }
-        let names = FileSystem.names(in: out)
-        guard names.isEmpty || names.contains("manifest.json") && names.contains("schema.sql") else {
-            throw .usage("--out \(out) holds files that grandfather normalize did not write; choose another folder")
-        }
-    }
-
-    /// Moves the built folder to `out`, replacing the folder there, if any, only once the
-    /// new one is whole.
-    private static func moveIntoPlace(_ building: String, _ out: String) throws(GrandfatherError) {
-        guard FileSystem.exists(out) else {
-            try FileSystem.rename(building, out)
-            return
-        }
-        let old = sibling(of: out, tag: "replaced")
-        try FileSystem.rename(out, old)
-        do {
-            try FileSystem.rename(building, out)
-        } catch {
-            try? FileSystem.rename(old, out)
-            throw error
-        }
-        try? FileSystem.remove(old)
     }
 }

@@ -43,6 +43,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case file(String, contains: String)
         /// Nothing has this name in the test folder.
         case absent(String)
+        /// Every file under this folder (hidden ones included) has the bytes the case made.
+        case untouched(String)
         /// `grandfather explain` answers for every customer of the run's snapshot.
         case explainsEveryCustomer
         /// The JSON log's `result` has an `as_of` at least a second after its `start` event:
@@ -52,7 +54,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 
     /// The input, as the README's table names it.
     var input: String
-    /// Where the case comes from: `14.1`…`14.6` (the hardening issue's findings) or `earlier`.
+    /// Where the case comes from: `14.1`…`14.6` and `33.1`…`33.12` (the hardening issues'
+    /// findings) or `earlier`.
     var origin: String
     /// Makes the case's files in the test folder (which already holds `policy.json` and
     /// `good.csv`) and says how to run it.
@@ -95,8 +98,11 @@ extension HostileCase {
             try #require(good.status == 0, "\(good.stderr)")
             before = (cli.latestTarget(), try cli.contents(of: "out/latest"))
         }
+        let invocation = try make(cli)
+        var made: [String: [String: Data]] = [:]
+        for case .untouched(let name) in checks { made[name] = try cli.contents(of: name) }
         let result: CLI.BoundedResult
-        switch try make(cli) {
+        switch invocation {
         case .audit(let inputs): result = try cli.runBounded(Self.auditArguments + inputs)
         case .arguments(let arguments): result = try cli.runBounded(arguments)
         case .script(let script): result = try cli.runBounded(script: script)
@@ -119,6 +125,7 @@ extension HostileCase {
             #expect(try cli.contents(of: "out/latest") == before.files, "latest's files changed")
         }
         for check in checks { try verify(check, cli, result) }
+        for (name, files) in made { #expect(try cli.contents(of: name) == files, "\(name) changed") }
     }
 
     private func verify(_ check: Check, _ cli: CLI, _ result: CLI.BoundedResult) throws {
@@ -135,6 +142,8 @@ extension HostileCase {
             #expect(contents.contains(text), "\(name): \(contents)")
         case .absent(let name):
             #expect(!FileManager.default.fileExists(atPath: cli.path(name)), "\(name) exists")
+        case .untouched:
+            break  // compared with what the case made, in `run`
         case .asOfTakenAtTheLock:
             let events = result.stderr.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -215,6 +224,7 @@ extension HostileCase {
             case .stdoutLacks(let text): return "stdout lacks `\(text)`"
             case .file(let name, let text): return "`\(name)` has `\(text)`"
             case .absent(let name): return "no `\(name)` made"
+            case .untouched(let name): return "every byte under `\(name)` as it was"
             case .explainsEveryCustomer: return "`explain` answers for every customer"
             case .asOfTakenAtTheLock: return "the default as-of is when the lock was taken"
             }

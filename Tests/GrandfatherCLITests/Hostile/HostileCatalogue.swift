@@ -1,7 +1,8 @@
 import Foundation
 
 /// Every hostile or careless input the tool is known to meet, one row each: the hardening
-/// issue's findings (14.1–14.6) and the cases the README listed before it (`earlier`).
+/// issues' findings (14.1–14.6, 33.1–33.12) and the cases the README listed before them
+/// (`earlier`).
 /// `HostileCatalogueTests` runs each against the built binary and checks that the README's
 /// table is this one (`RECORD_DOCS=1 scripts/test` rewrites it).
 enum HostileCatalogue {
@@ -13,6 +14,7 @@ enum HostileCatalogue {
     static let cases: [HostileCase] =
         unreadableFiles + policyFiles + wholeFileRefusals + commandLine + rows
         + instants + appStore + streamsAndFolders + testHooks + friction + merges + resultsFolders + readers
+        + normalizeFolders
 
     // MARK: - Inputs that cannot be taken at all: exit 2, nothing written
 

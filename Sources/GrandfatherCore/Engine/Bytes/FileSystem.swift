@@ -50,9 +50,10 @@ enum FileSystem {
         }
     }
 
-    /// Creates a new folder; fails if anything already has that name (so it cannot be hijacked).
-    static func makeFreshDirectory(_ path: String) throws(GrandfatherError) {
-        guard mkdir(path, 0o755) == 0 else {
+    /// Creates a new folder (of `mode`, less the umask); fails if anything already has that
+    /// name (so it cannot be hijacked).
+    static func makeFreshDirectory(_ path: String, mode: mode_t = 0o755) throws(GrandfatherError) {
+        guard mkdir(path, mode) == 0 else {
             throw .io(path: path, message: "cannot create folder: \(describeErrno())")
         }
     }
