@@ -15,6 +15,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import tempfile
 
@@ -24,6 +25,25 @@ RESULTS = {
     "entitlements": ["customer_id", "entitlement", "source", "transaction_id", "expires_date"],
 }
 INSTANTS = {"original_purchase_date", "expires_date"}
+# The tables a script reads: a prefix that names one of them as a result is refused, as
+# `grandfather sql` refuses it, rather than exported as if it were the audit.
+INPUTS = {"customers", "transactions", "product_entitlements", "service_entitlements"}
+# A table name as `grandfather sql` takes one: at most three dot-separated parts of ASCII
+# letters, digits and underscores, none starting with a digit.
+TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}")
+
+
+def prefix_problem(prefix):
+    """Why the result tables `prefix` names cannot be read, or None: each goes into a query as
+    SQL, so it must be a plain table name, and none may be an input table."""
+    for table in RESULTS:
+        name = prefix + table
+        if not TABLE_NAME.fullmatch(name):
+            return (f"{name!r} is not a table name (ASCII letters, digits and underscores, "
+                    "at most three dot-separated parts)")
+        if name.split(".")[-1].lower() in INPUTS:
+            return f"{name!r} is an input table, not a result"
+    return None
 
 
 def statements(script):
@@ -153,6 +173,9 @@ def main():
     args = parser.parse_args()
     if args.sql and len(args.folders) != 1:
         parser.error("--sql names the script of one DIR")
+    problem = prefix_problem(args.prefix)
+    if problem:
+        parser.exit(2, f"warehouse-run: --prefix {args.prefix!r}: {problem}\n")
     scripts = []
     for folder in args.folders:
         path = args.sql or os.path.join(folder, "audit.sql")

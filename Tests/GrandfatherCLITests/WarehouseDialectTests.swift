@@ -56,12 +56,21 @@ import Testing
     func everyScriptParsesInItsDialectAndUsesOnlyListedFunctions(dialect: String) throws {
         try Self.installSqlglot()
         let cli = try CLI()
-        // A folder name with a quote, so that --load's paths are literals to check as well.
-        let folder = cli.path("normalized o'folder")
+        // A folder name with a quote, so that --load's paths are literals to check as well
+        // (it holds the layout's files, empty: `sql` only looks for them).
+        let folder = try cli.writeLayoutFolder("normalized o'folder")
         for policy in try Self.policies(in: cli) {
             var runs = [
                 (["sql", "--dialect", dialect, "--policy", policy.path, "--as-of", Self.asOf], policy.literals)
             ]
+            if dialect == "bigquery" {
+                // A project id may hold hyphens; the names stay plain SQL the checker parses.
+                runs.append(
+                    (
+                        runs[0].0 + ["--prefix", "my-project.audit.gf_", "--customers", "my-project.raw.customers"],
+                        policy.literals
+                    ))
+            }
             if dialect == "duckdb" || dialect == "spark" {
                 runs.append((runs[0].0 + ["--load", folder], policy.literals + [folder + "/customers.csv"]))
             }

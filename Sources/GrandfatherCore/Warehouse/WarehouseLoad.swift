@@ -1,7 +1,8 @@
 /// `grandfather sql --load DIR`: the statements that create the input tables from a
 /// `normalize` folder's CSV files, typed as the layout says, for the two engines that run here.
 /// A malformed file fails the load (DuckDB's strict reader, Spark's FAILFAST), never a row
-/// quietly read as NULL.
+/// quietly read as NULL; a folder without the layout's files is refused before any SQL is
+/// written.
 enum WarehouseLoad {
     /// The tables the classification reads, in `sql`'s names.
     static func statements(folder: String, _ sql: SQLContext) throws(GrandfatherError) -> [String] {
@@ -11,16 +12,23 @@ enum WarehouseLoad {
             (WarehouseLayout.productEntitlements, sql.tables.productEntitlements),
             (WarehouseLayout.serviceEntitlements, sql.tables.serviceEntitlements),
         ]
-        return try tables.map { (table, name) throws(GrandfatherError) in
+        guard sql.dialect == .duckdb || sql.dialect == .spark else {
+            throw .usage(
+                "--load is for duckdb and spark; load the normalize folder into \(sql.dialect.rawValue) with its own tools (README, \"When one machine is not enough\")"
+            )
+        }
+        guard FileSystem.isDirectory(folder) else {
+            throw .usage("--load \(String(reflecting: folder)): no such folder")
+        }
+        for (table, _) in tables where !FileSystem.isRegularFile(FileSystem.join(folder, table.fileName)) {
+            throw .usage(
+                "--load \(String(reflecting: folder)): no \(table.fileName) in it; give a folder grandfather normalize wrote"
+            )
+        }
+        return tables.map { (table, name) in
             let path = FileSystem.join(folder, table.fileName)
-            switch sql.dialect {
-            case .duckdb: return duckDB(table, name: name, path: path, sql)
-            case .spark: return spark(table, name: name, path: path, sql)
-            case .bigquery, .snowflake:
-                throw .usage(
-                    "--load is for duckdb and spark; load the normalize folder into \(sql.dialect.rawValue) with its own tools (README, \"When one machine is not enough\")"
-                )
-            }
+            return sql.dialect == .duckdb
+                ? duckDB(table, name: name, path: path, sql) : spark(table, name: name, path: path, sql)
         }
     }
 

@@ -8,8 +8,70 @@ import Foundation
 extension HostileCatalogue {
     static let sqlArguments = "sql --policy policy.json --as-of 2024-06-01T00:00:00Z --dialect duckdb"
 
+    /// The repository's `warehouse` folder, and its `run.py`.
+    static let warehouseFolder = WarehouseDialectTests.repository.appendingPathComponent("warehouse").path
+    static let runPy = warehouseFolder + "/run.py"
+
+    /// Runs the script named by its argument in a fresh DuckDB database and prints how many
+    /// customers it classified.
+    static let duckPy = """
+        import sys, duckdb
+        con = duckdb.connect()
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute(open(sys.argv[1], encoding="utf-8").read())
+        print(con.execute("SELECT count(*) FROM gf_customers").fetchone()[0], "customers classified")
+        """
+
+    static func notATableName(_ option: String, _ value: String, _ problem: String) -> HostileCase.Stderr {
+        .line(
+            "error: \(option) \(value): not a table name duckdb reads unquoted: \(problem) (README, \"When one machine is not enough\")"
+        )
+    }
+
     static let sqlOptions: [HostileCase] = [
+        // 33.4: the table options went into the script as SQL.
+        HostileCase(
+            input: "`grandfather sql --prefix` holding a line break and a `COPY … TO`, run in DuckDB", origin: "33.4",
+            make: { cli in
+                try cli.write("duck.py", duckPy)
+                return .script(
+                    #""$GRANDFATHER" \#(sqlArguments) --prefix "$(printf "gf_\nCOPY (SELECT 42 AS a) TO 'pwned.csv';\n-- ")" > audit.sql; "#
+                        + #"status=$?; python3 duck.py audit.sql >/dev/null 2>&1; exit $status"#)
+            }, exit: 2,
+            stderr: notATableName(
+                "--prefix", #""gf_\nCOPY (SELECT 42 AS a) TO \'pwned.csv\';\n-- ""#,
+                #""\n" is not an ASCII letter, digit or underscore"#),
+            checks: [.absent("pwned.csv")], keepsLatest: false),
+        HostileCase(
+            input: "`grandfather sql --prefix \"\"` (its customers table would replace the input's)", origin: "33.4",
+            make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --prefix """#) }, exit: 2,
+            stderr: .line(
+                #"error: --prefix "": the script would create customers, which is the --customers table customers; a table the script creates must never replace one it reads"#
+            ), checks: [.stdoutLacks("CREATE")], keepsLatest: false),
+        HostileCase(
+            input: "`grandfather sql --customers \"\"`", origin: "33.4",
+            make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --customers """#) }, exit: 2,
+            stderr: notATableName("--customers", #""""#, "empty"), keepsLatest: false),
+        HostileCase(
+            input: "`grandfather sql --load` of a folder that does not exist", origin: "33.4",
+            make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --load /nonexistent"#) }, exit: 2,
+            stderr: .line(#"error: --load "/nonexistent": no such folder"#), keepsLatest: false),
+        HostileCase(
+            input: "`grandfather sql --load` of a folder without the layout's files", origin: "33.4",
+            make: { cli in
+                try folder(cli, "empty")
+                return .script(#"exec "$GRANDFATHER" \#(sqlArguments) --load "$PWD/empty""#)
+            }, exit: 2,
+            stderr: .lineContaining(
+                "/empty\": no customers.csv in it; give a folder grandfather normalize wrote"), keepsLatest: false),
+        HostileCase(
+            input: "`warehouse/run.py --prefix` holding a line break", origin: "33.4",
+            make: { _ in .script(#"exec python3 "\#(runPy)" --engine duckdb --prefix "$(printf 'x\ny')" nowhere"#) },
+            exit: 2,
+            stderr: .lineContaining(
+                #"warehouse-run: --prefix 'x\ny': 'x\nycustomers' is not a table name"#),
+            keepsLatest: false),
         // 33.6: a script printed into a full disk.
-        intoFullDisk("`grandfather sql … > /dev/full` (more than one buffer of output)", "33.6", sqlArguments)
+        intoFullDisk("`grandfather sql … > /dev/full` (more than one buffer of output)", "33.6", sqlArguments),
     ]
 }
