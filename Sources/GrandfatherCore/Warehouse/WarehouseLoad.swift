@@ -2,7 +2,8 @@
 /// `normalize` folder's CSV files, typed as the layout says, for the two engines that run here.
 /// A malformed file fails the load (DuckDB's strict reader, Spark's FAILFAST), never a row
 /// quietly read as NULL; a folder without the layout's files is refused before any SQL is
-/// written.
+/// written. Both engines read a path as a glob pattern, so each path is escaped for its
+/// engine (`globEscaped`): a folder named `g[ab]` is read, never its sibling `ga`.
 enum WarehouseLoad {
     /// The tables the classification reads, in `sql`'s names.
     static func statements(folder: String, _ sql: SQLContext) throws(GrandfatherError) -> [String] {
@@ -26,10 +27,29 @@ enum WarehouseLoad {
             )
         }
         return tables.map { (table, name) in
-            let path = FileSystem.join(folder, table.fileName)
+            let path = globEscaped(FileSystem.join(folder, table.fileName), sql.dialect)
             return sql.dialect == .duckdb
                 ? duckDB(table, name: name, path: path, sql) : spark(table, name: name, path: path, sql)
         }
+    }
+
+    /// `path` as a pattern that matches only itself. DuckDB's reader takes `*`, `?` and `[` as
+    /// a glob and has no escape character, but a one-character class is literal (`[[]`, `[*]`,
+    /// `[?]`); Spark's (Hadoop's) glob also takes `{}` and `]`, and a backslash escapes any of
+    /// them and itself.
+    static func globEscaped(_ path: String, _ dialect: WarehouseDialect) -> String {
+        // By scalar: a `[` a combining mark follows is still a `[` to the engines.
+        var out = String.UnicodeScalarView()
+        for scalar in path.unicodeScalars {
+            switch (dialect, scalar) {
+            case (.duckdb, "*"), (.duckdb, "?"), (.duckdb, "["): out += ["[", scalar, "]"]
+            case (.spark, "*"), (.spark, "?"), (.spark, "["), (.spark, "]"), (.spark, "{"), (.spark, "}"),
+                (.spark, "\\"):
+                out += ["\\", scalar]
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     private static func duckDB(_ table: WarehouseLayout.Table, name: String, path: String, _ sql: SQLContext) -> String

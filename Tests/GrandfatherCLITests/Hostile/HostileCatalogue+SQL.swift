@@ -71,6 +71,26 @@ extension HostileCatalogue {
             stderr: .lineContaining(
                 #"warehouse-run: --prefix 'x\ny': 'x\nycustomers' is not a table name"#),
             keepsLatest: false),
+        // 33.5: DuckDB and Spark read a path as a glob.
+        .read(
+            "`grandfather sql --dialect duckdb --load g[ab]` beside a folder `ga`", "33.5",
+            [.stdout("/g[[]ab]/customers.csv"), .stdoutLacks("/g[ab]/")]
+        ) { cli in
+            try cli.writeLayoutFolder("g[ab]")
+            try cli.writeLayoutFolder("ga")
+            return .script(#"exec "$GRANDFATHER" \#(sqlArguments) --load "$PWD/g[ab]""#)
+        },
+        .read(
+            "`grandfather sql --dialect spark --load g[ab]{c}` beside `ga`, `gac`", "33.5",
+            [.stdout(#"/g\\[ab\\]\\{c\\}/customers.csv"#)]
+        ) { cli in
+            try cli.writeLayoutFolder("g[ab]{c}")
+            try cli.writeLayoutFolder("ga")
+            try cli.writeLayoutFolder("gac")
+            return .script(
+                #"exec "$GRANDFATHER" sql --policy policy.json --as-of 2024-06-01T00:00:00Z --dialect spark --load "$PWD/g[ab]{c}""#
+            )
+        },
         // 33.6: a script printed into a full disk.
         intoFullDisk("`grandfather sql … > /dev/full` (more than one buffer of output)", "33.6", sqlArguments),
     ]
