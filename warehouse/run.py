@@ -12,7 +12,7 @@ default; README, "When one machine is not enough", for a cluster).
 """
 
 import argparse
-import csv
+import itertools
 import json
 import os
 import re
@@ -57,15 +57,23 @@ def statements(script):
     return chunks
 
 
+def csv_field(value):
+    """A cell as RFC 4180 writes it, quoted when it holds a comma, a quote or either line
+    break: Python's csv module leaves a lone carriage return unquoted under a "\\n" line
+    terminator, which a reader then takes for a line end."""
+    text = "" if value is None else str(value)
+    if any(special in text for special in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def atomic_csv(path, header, rows):
     folder = os.path.dirname(path) or "."
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".export-")
     try:
         with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(header)
-            for row in rows:
-                writer.writerow(["" if value is None else value for value in row])
+            for row in itertools.chain([header], rows):
+                out.write(",".join(csv_field(value) for value in row) + "\n")
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
@@ -98,10 +106,17 @@ def run_duckdb(folders, scripts, prefix):
     for folder, script in zip(folders, scripts):
         # A database file beside the data rather than in memory: the loaded tables then live on
         # disk, compressed, and memory is left to the joins and aggregates (at 100M rows an
-        # in-memory database spilled over 30 GB). Removed when done.
+        # in-memory database spilled over 30 GB). Removed when done. DuckDB reads a backslash
+        # in a database's path (only there) as a folder separator: a folder whose path holds
+        # one keeps its exports and spill beside the data, and the database file under TMPDIR.
         scratch = tempfile.mkdtemp(prefix=".warehouse-run-", dir=folder)
-        con = duckdb.connect(os.path.join(scratch, "audit.duckdb"))
+        database = scratch if "\\" not in os.path.abspath(scratch) else tempfile.mkdtemp(prefix="warehouse-run-")
+        con = None
         try:
+            try:
+                con = duckdb.connect(os.path.join(database, "audit.duckdb"))
+            except duckdb.Error as error:
+                raise SystemExit(f"warehouse-run: {folder}: DuckDB cannot open its database: {error}")
             con.execute("SET TimeZone = 'UTC'")
             con.execute(f"SET temp_directory = {literal(os.path.join(scratch, 'spill'))}")
             # Exports sort explicitly; the order of rows inside the script's tables is free.
@@ -124,8 +139,10 @@ def run_duckdb(folders, scripts, prefix):
                 os.replace(partial, target)
             write_engine(folder, "duckdb", duckdb.__version__)
         finally:
-            con.close()
-            shutil.rmtree(scratch, ignore_errors=True)
+            if con is not None:
+                con.close()
+            for made in {scratch, database}:
+                shutil.rmtree(made, ignore_errors=True)
 
 
 def run_spark(folders, scripts, prefix, master):

@@ -37,6 +37,12 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A cutover version compared by one flat CASE of 600 branches, not 600 nested levels.
+    static let deepVersion = """
+        {"cutover": {"date": "2025-03-04T17:00:00Z", "versions": {"default": "\(
+            Array(repeating: "7", count: 600).joined(separator: "."))"}}, "grandfathered_entitlements": ["premium"]}
+        """
+
     /// Every policy the scripts are checked under, by name, with the literals each must hold.
     static func policies(in cli: CLI) throws -> [(name: String, path: String, literals: [String])] {
         let noProducts = """
@@ -49,6 +55,7 @@ import Testing
             ("conformance-noplatform", try Conformance.file("policy-noplatform.json").path, ["pass.30days"]),
             ("no products, by date", try cli.write("no-products.json", noProducts), ["premium"]),
             ("awkward names", try cli.write("awkward.json", try awkwardPolicy()), awkward),
+            ("a cutover version of 600 components", try cli.write("deep.json", deepVersion), ["premium"]),
         ]
     }
 

@@ -22,6 +22,17 @@ extension HostileCatalogue {
         print(con.execute("SELECT count(*) FROM gf_customers").fetchone()[0], "customers classified")
         """
 
+    /// `good.csv` normalized into `w` under `policy`, the script written for it into
+    /// `w/audit.sql`, and run in DuckDB.
+    static func inDuckDB(policy: String, _ cli: CLI) throws -> HostileCase.Invocation {
+        try cli.write("duck.py", duckPy)
+        let arguments = "--policy \(policy) --as-of 2024-06-01T00:00:00Z"
+        return .script(
+            #""$GRANDFATHER" normalize \#(arguments) --out w good.csv >/dev/null && "#
+                + #""$GRANDFATHER" sql \#(arguments) --dialect duckdb --load "$PWD/w" > w/audit.sql && "#
+                + "exec python3 duck.py w/audit.sql")
+    }
+
     static func notATableName(_ option: String, _ value: String, _ problem: String) -> HostileCase.Stderr {
         .line(
             "error: \(option) \(value): not a table name duckdb reads unquoted: \(problem) (README, \"When one machine is not enough\")"
@@ -93,5 +104,49 @@ extension HostileCatalogue {
         },
         // 33.6: a script printed into a full disk.
         intoFullDisk("`grandfather sql … > /dev/full` (more than one buffer of output)", "33.6", sqlArguments),
+        // 33.12: what the engines and the exporter choked on.
+        HostileCase(
+            input: "a cutover version of 600 components, run in DuckDB", origin: "33.12",
+            make: { cli in
+                let version = Array(repeating: "1", count: 600).joined(separator: ".")
+                try cli.write(
+                    "deep.json",
+                    #"{"cutover": {"date": "2024-03-01T00:00:00Z", "versions": {"default": "\#(version)"}}, "#
+                        + #""grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1}"#)
+                return try inDuckDB(policy: "deep.json", cli)
+            }, exit: 0, stderr: .empty, checks: [.stdout("1 customers classified")], keepsLatest: false),
+        HostileCase(
+            input: "a policy of 20,000 products, run in DuckDB within 60 s", origin: "33.12",
+            make: { cli in
+                let products = (0..<20_000).map {
+                    #""p\#($0)": {"entitlements": ["premium"], "term_days": \#($0 % 7)}"#
+                }
+                try cli.write(
+                    "wide.json",
+                    #"{"cutover": {"date": "2024-03-01T00:00:00Z", "versions": {"default": "245"}}, "#
+                        + #""grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1, "products": {"#
+                        + products.joined(separator: ", ") + "}}")
+                return try inDuckDB(policy: "wide.json", cli)
+            }, exit: 0, stderr: .empty, checks: [.stdout("1 customers classified")], keepsLatest: false),
+        HostileCase(
+            input: "a result cell holding a lone carriage return, exported by `warehouse/run.py` (Spark's exporter)",
+            origin: "33.12",
+            make: { _ in
+                .script(
+                    #"exec python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; "#
+                        + #"run.atomic_csv("out.csv", ["a", "b"], [("x\ry", "z")])' "#
+                        + #""\#(warehouseFolder)""#)
+            }, exit: 0, stderr: .empty, checks: [.file("out.csv", contains: "\"x\ry\",z")], keepsLatest: false),
+        HostileCase(
+            input: "`warehouse/run.py --engine duckdb` on a folder whose name holds a backslash", origin: "33.12",
+            make: { cli in
+                try cli.write("duck.py", duckPy)
+                let arguments = "--policy policy.json --as-of 2024-06-01T00:00:00Z"
+                return .script(
+                    #""$GRANDFATHER" normalize \#(arguments) --out 'w\x' good.csv >/dev/null && "#
+                        + #""$GRANDFATHER" sql \#(arguments) --dialect duckdb --load "$PWD/w\\x" > 'w\x/audit.sql' && "#
+                        + #"exec python3 "\#(runPy)" --engine duckdb 'w\x'"#)
+            }, exit: 0, stderr: .empty, checks: [.file(#"w\x/gf_customers.csv"#, contains: "good,ios")],
+            keepsLatest: false),
     ]
 }
