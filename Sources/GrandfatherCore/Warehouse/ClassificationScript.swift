@@ -71,7 +71,9 @@ public enum ClassificationScript {
             + ReconciliationRules(policy: rules.policy).flagsSQL(sql, verdicts: verdicts, grants: grants)
         statements.append(
             sql.createResultTable(sql.table(resultTables[1]), flagRows.joined(separator: "\nUNION ALL\n")))
-        return statements.joined(separator: "\n\n") + "\n"
+        let script = statements.joined(separator: "\n\n") + "\n"
+        try SQLTableNames.checkUnshadowed(options, steps: SQLStep.names(in: script))
+        return script
     }
 
     private static func header(_ settings: AuditSettings, _ options: Options) -> String {

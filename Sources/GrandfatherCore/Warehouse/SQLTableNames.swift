@@ -13,11 +13,7 @@ enum SQLTableNames {
     /// Refuses any name of `options` that is not a plain table name in its dialect, and a
     /// prefix that would make a created table one of the tables read.
     static func check(_ options: ClassificationScript.Options) throws(GrandfatherError) {
-        let inputs = [
-            ("--customers", options.customersTable), ("--transactions", options.transactionsTable),
-            ("--product-entitlements", options.productEntitlementsTable),
-            ("--service-entitlements", options.serviceEntitlementsTable),
-        ]
+        let inputs = inputs(options)
         for (option, name) in inputs {
             if let problem = problem(in: name, options.dialect) {
                 throw refusal(option, name, problem, options.dialect)
@@ -39,6 +35,26 @@ enum SQLTableNames {
                 )
             }
         }
+    }
+
+    /// Refuses an input table named without a schema as one of the script's own steps
+    /// (`--customers everyone`): inside the WITH list holding that step the name would read
+    /// the step, not the table.
+    static func checkUnshadowed(_ options: ClassificationScript.Options, steps: Set<String>) throws(GrandfatherError) {
+        for (option, name) in inputs(options) where steps.contains(name.lowercased()) {
+            throw .usage(
+                "\(option) \(String(reflecting: name)): the script names a step of its own \(name.lowercased()); name the table with its schema, or rename it"
+            )
+        }
+    }
+
+    /// The input tables of `options`, each with the option that names it.
+    private static func inputs(_ options: ClassificationScript.Options) -> [(String, String)] {
+        [
+            ("--customers", options.customersTable), ("--transactions", options.transactionsTable),
+            ("--product-entitlements", options.productEntitlementsTable),
+            ("--service-entitlements", options.serviceEntitlementsTable),
+        ]
     }
 
     /// The last dot-separated part of `name`: the table, without its catalog or schema.

@@ -64,6 +64,12 @@ extension HostileCatalogue {
             make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --customers """#) }, exit: 2,
             stderr: notATableName("--customers", #""""#, "empty"), keepsLatest: false),
         HostileCase(
+            input: "`grandfather sql --customers everyone` (a step of the script's own)", origin: "33.4",
+            make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --customers everyone"#) }, exit: 2,
+            stderr: .line(
+                #"error: --customers "everyone": the script names a step of its own everyone; name the table with its schema, or rename it"#
+            ), keepsLatest: false),
+        HostileCase(
             input: "`grandfather sql --load` of a folder that does not exist", origin: "33.4",
             make: { _ in .script(#"exec "$GRANDFATHER" \#(sqlArguments) --load /nonexistent"#) }, exit: 2,
             stderr: .line(#"error: --load "/nonexistent": no such folder"#), keepsLatest: false),
