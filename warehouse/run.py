@@ -12,9 +12,10 @@ default; README, "When one machine is not enough", for a cluster).
 """
 
 import argparse
-import csv
+import itertools
 import json
 import os
+import re
 import shutil
 import tempfile
 
@@ -24,6 +25,25 @@ RESULTS = {
     "entitlements": ["customer_id", "entitlement", "source", "transaction_id", "expires_date"],
 }
 INSTANTS = {"original_purchase_date", "expires_date"}
+# The tables a script reads: a prefix that names one of them as a result is refused, as
+# `grandfather sql` refuses it, rather than exported as if it were the audit.
+INPUTS = {"customers", "transactions", "product_entitlements", "service_entitlements"}
+# A table name as `grandfather sql` takes one: at most three dot-separated parts of ASCII
+# letters, digits and underscores, none starting with a digit.
+TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}")
+
+
+def prefix_problem(prefix):
+    """Why the result tables `prefix` names cannot be read, or None: each goes into a query as
+    SQL, so it must be a plain table name, and none may be an input table."""
+    for table in RESULTS:
+        name = prefix + table
+        if not TABLE_NAME.fullmatch(name):
+            return (f"{name!r} is not a table name (ASCII letters, digits and underscores, "
+                    "at most three dot-separated parts)")
+        if name.split(".")[-1].lower() in INPUTS:
+            return f"{name!r} is an input table, not a result"
+    return None
 
 
 def statements(script):
@@ -37,15 +57,23 @@ def statements(script):
     return chunks
 
 
+def csv_field(value):
+    """A cell as RFC 4180 writes it, quoted when it holds a comma, a quote or either line
+    break: Python's csv module leaves a lone carriage return unquoted under a "\\n" line
+    terminator, which a reader then takes for a line end."""
+    text = "" if value is None else str(value)
+    if any(special in text for special in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def atomic_csv(path, header, rows):
     folder = os.path.dirname(path) or "."
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".export-")
     try:
         with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(header)
-            for row in rows:
-                writer.writerow(["" if value is None else value for value in row])
+            for row in itertools.chain([header], rows):
+                out.write(",".join(csv_field(value) for value in row) + "\n")
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
@@ -78,10 +106,17 @@ def run_duckdb(folders, scripts, prefix):
     for folder, script in zip(folders, scripts):
         # A database file beside the data rather than in memory: the loaded tables then live on
         # disk, compressed, and memory is left to the joins and aggregates (at 100M rows an
-        # in-memory database spilled over 30 GB). Removed when done.
+        # in-memory database spilled over 30 GB). Removed when done. DuckDB reads a backslash
+        # in a database's path (only there) as a folder separator: a folder whose path holds
+        # one keeps its exports and spill beside the data, and the database file under TMPDIR.
         scratch = tempfile.mkdtemp(prefix=".warehouse-run-", dir=folder)
-        con = duckdb.connect(os.path.join(scratch, "audit.duckdb"))
+        database = scratch if "\\" not in os.path.abspath(scratch) else tempfile.mkdtemp(prefix="warehouse-run-")
+        con = None
         try:
+            try:
+                con = duckdb.connect(os.path.join(database, "audit.duckdb"))
+            except duckdb.Error as error:
+                raise SystemExit(f"warehouse-run: {folder}: DuckDB cannot open its database: {error}")
             con.execute("SET TimeZone = 'UTC'")
             con.execute(f"SET temp_directory = {literal(os.path.join(scratch, 'spill'))}")
             # Exports sort explicitly; the order of rows inside the script's tables is free.
@@ -104,8 +139,10 @@ def run_duckdb(folders, scripts, prefix):
                 os.replace(partial, target)
             write_engine(folder, "duckdb", duckdb.__version__)
         finally:
-            con.close()
-            shutil.rmtree(scratch, ignore_errors=True)
+            if con is not None:
+                con.close()
+            for made in {scratch, database}:
+                shutil.rmtree(made, ignore_errors=True)
 
 
 def run_spark(folders, scripts, prefix, master):
@@ -153,6 +190,9 @@ def main():
     args = parser.parse_args()
     if args.sql and len(args.folders) != 1:
         parser.error("--sql names the script of one DIR")
+    problem = prefix_problem(args.prefix)
+    if problem:
+        parser.exit(2, f"warehouse-run: --prefix {args.prefix!r}: {problem}\n")
     scripts = []
     for folder in args.folders:
         path = args.sql or os.path.join(folder, "audit.sql")

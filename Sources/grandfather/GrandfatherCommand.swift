@@ -2,6 +2,14 @@ import ArgumentParser
 import Foundation
 import GrandfatherCore
 
+// For `stdout`'s error mark, read once the command is done: C's streams predate Swift's
+// concurrency checking (on Linux, `stdout` is declared in SwiftGlibc, under Foundation).
+#if canImport(SwiftGlibc)
+    @preconcurrency import SwiftGlibc
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+
 /// The `grandfather` command: subcommands, and the one place exit codes are decided.
 @main
 struct GrandfatherCommand: ParsableCommand {
@@ -50,9 +58,12 @@ struct GrandfatherCommand: ParsableCommand {
                 code = 2
             }
         }
-        // A report printed into a full disk or a closed pipe is a failed run, not a success.
-        // `fflush(nil)` flushes every stream, standard output the one with anything left.
-        if fflush(nil) != 0 {
+        // Whatever a command printed, into a full disk or a closed pipe, is a failed run, not a
+        // success: stated here once for every command. `fflush(nil)` flushes every stream,
+        // standard output the one with anything left; a write that failed before the end (an
+        // output larger than the buffer) left stdout's error mark, and errno as it failed.
+        let failedBefore = ferror(stdout) != 0
+        if fflush(nil) != 0 || failedBefore {
             let reason = errno == 0 ? "write error" : String(cString: strerror(errno))
             EventLog.failure("error: cannot write to standard output: \(reason)", exitCode: 1, format: format)
             if code == 0 { code = 1 }

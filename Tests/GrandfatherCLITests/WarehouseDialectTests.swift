@@ -37,6 +37,12 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A cutover version compared by one flat CASE of 600 branches, not 600 nested levels.
+    static let deepVersion = """
+        {"cutover": {"date": "2025-03-04T17:00:00Z", "versions": {"default": "\(
+            Array(repeating: "7", count: 600).joined(separator: "."))"}}, "grandfathered_entitlements": ["premium"]}
+        """
+
     /// Every policy the scripts are checked under, by name, with the literals each must hold.
     static func policies(in cli: CLI) throws -> [(name: String, path: String, literals: [String])] {
         let noProducts = """
@@ -49,6 +55,7 @@ import Testing
             ("conformance-noplatform", try Conformance.file("policy-noplatform.json").path, ["pass.30days"]),
             ("no products, by date", try cli.write("no-products.json", noProducts), ["premium"]),
             ("awkward names", try cli.write("awkward.json", try awkwardPolicy()), awkward),
+            ("a cutover version of 600 components", try cli.write("deep.json", deepVersion), ["premium"]),
         ]
     }
 
@@ -56,12 +63,21 @@ import Testing
     func everyScriptParsesInItsDialectAndUsesOnlyListedFunctions(dialect: String) throws {
         try Self.installSqlglot()
         let cli = try CLI()
-        // A folder name with a quote, so that --load's paths are literals to check as well.
-        let folder = cli.path("normalized o'folder")
+        // A folder name with a quote, so that --load's paths are literals to check as well
+        // (it holds the layout's files, empty: `sql` only looks for them).
+        let folder = try cli.writeLayoutFolder("normalized o'folder")
         for policy in try Self.policies(in: cli) {
             var runs = [
                 (["sql", "--dialect", dialect, "--policy", policy.path, "--as-of", Self.asOf], policy.literals)
             ]
+            if dialect == "bigquery" {
+                // A project id may hold hyphens; the names stay plain SQL the checker parses.
+                runs.append(
+                    (
+                        runs[0].0 + ["--prefix", "my-project.audit.gf_", "--customers", "my-project.raw.customers"],
+                        policy.literals
+                    ))
+            }
             if dialect == "duckdb" || dialect == "spark" {
                 runs.append((runs[0].0 + ["--load", folder], policy.literals + [folder + "/customers.csv"]))
             }

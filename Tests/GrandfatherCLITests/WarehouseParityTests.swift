@@ -201,7 +201,13 @@ import Testing
         let audit = try cli.run(
             ["audit", "--policy", policy, "--as-of", set.asOf, "--out", set.name + "-out"] + options + inputs)
         try #require(audit.status == 0, "\(set.name): audit failed: \(audit.stderr)")
-        let normalized = set.name + "-normalized"
+        // A name both engines would read as a glob, beside the folders the glob matches
+        // (DuckDB takes `[ab]`, Spark `[ab]` and `{c}`), which hold the layout's tables empty:
+        // a path given unescaped reads those, and no customer agrees.
+        let normalized = set.name + "-n[ab]{c}"
+        for decoy in [set.name + "-na{c}", set.name + "-nac"] {
+            for table in WarehouseLayout.inputTables { try cli.write(decoy + "/" + table.fileName, table.header) }
+        }
         let normalize = try cli.run(
             ["normalize", "--policy", policy, "--as-of", set.asOf, "--out", normalized] + options + inputs)
         try #require(normalize.status == 0, "\(set.name): normalize failed: \(normalize.stderr)")

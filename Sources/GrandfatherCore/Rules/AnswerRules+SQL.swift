@@ -53,20 +53,18 @@ extension AuditRules {
 
     /// Whether the parsed components `v1…` are lower than `version`'s: at the first component
     /// that differs, the shorter digits (leading zeros gone) or the smaller are lower; a
-    /// missing component is empty, which is 0.
+    /// missing component is empty, which is 0. One flat CASE, a branch per component, rather
+    /// than an expression nested per component: a cutover version of hundreds of components
+    /// stays within every engine's expression depth (DuckDB's is 1,000).
     private func lower(_ sql: SQLContext, than version: String) -> String {
         let components = version.split(separator: ".", omittingEmptySubsequences: false).map { part in
             String(part.drop { $0 == "0" })
         }
-        var expression = ""
-        for (index, component) in components.enumerated().reversed() {
+        let branches = components.enumerated().map { index, component in
             let value = "v\(index + 1)"
-            let lower =
-                "LENGTH(\(value)) < \(component.count) OR (LENGTH(\(value)) = \(component.count) AND \(value) < '\(component)')"
-            expression =
-                expression.isEmpty
-                ? "(\(lower))" : "(\(lower) OR (\(value) = '\(component)' AND \(expression)))"
+            return "WHEN \(value) <> '\(component)' THEN LENGTH(\(value)) < \(component.count) "
+                + "OR (LENGTH(\(value)) = \(component.count) AND \(value) < '\(component)')"
         }
-        return expression
+        return "CASE " + branches.joined(separator: " ") + " ELSE FALSE END"
     }
 }

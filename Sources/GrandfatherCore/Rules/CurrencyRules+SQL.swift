@@ -1,18 +1,29 @@
 /// The SQL twin of `CurrencyRules.swift` (SPEC §4, §8.11, §8.12, §8.24): which transaction is
 /// current as of the run, until when, and through what; which has impossible dates. The
-/// as-of instant and each product's term are inlined as literals.
+/// as-of instant is inlined as a literal, and each listed product's term as a row of a
+/// literal table the transactions join: a CASE over the products would cost every row a
+/// comparison per product.
 extension AuditRules {
     /// `revoked`, `is_current`, `ends_at` and `through_grace` of each row of `rows`, beside
     /// its columns; mirrors `currency(of:revoked:purchased:expires:renewalState:graceExpires:promotional:product:)`.
     func currencySQL(_ sql: SQLContext, rows: String) -> SQLStep {
         let asOf = sql.literal(self.asOf)
         let products = policy.products.keys.sorted { $0.codePointPrecedes($1) }
-        let termEnd =
-            products.isEmpty
-            ? termEndSQL(sql, product: nil)
-            : "CASE product_id\n"
-                + products.map { "        WHEN \(sql.literal($0)) THEN \(termEndSQL(sql, product: $0))" }
-                .joined(separator: "\n") + "\n        ELSE \(termEndSQL(sql, product: nil))\n    END"
+        let defaultTerm = Int64(policy.nonRenewingTermDays) * 86_400
+        var termEnd = termEndSQL(sql, seconds: String(defaultTerm), latestStart: sql.literal(latestStart(defaultTerm)))
+        var terms = ""
+        if !products.isEmpty {
+            let listed = sql.rows(
+                [("product_id", .text), ("term_seconds", .integer), ("latest_start", .timestamp)],
+                products.map { product in
+                    let seconds = policy.termSeconds(forProduct: product)
+                    return [sql.literal(product), String(seconds), sql.literal(latestStart(seconds))]
+                })
+            terms = "\nLEFT JOIN (\n\(listed)\n) AS terms ON terms.product_id = \(rows).product_id"
+            termEnd = termEndSQL(
+                sql, seconds: "COALESCE(terms.term_seconds, \(defaultTerm))",
+                latestStart: "COALESCE(terms.latest_start, \(sql.literal(latestStart(defaultTerm))))")
+        }
         let query = """
             SELECT
                 timed.*,
@@ -39,7 +50,7 @@ extension AuditRules {
                     \(rows).*,
                     (revocation_date IS NOT NULL OR COALESCE(renewal_state = 'revoked', FALSE)) AS revoked,
                     \(termEnd) AS term_end
-                FROM \(rows)
+                FROM \(rows)\(terms)
             ) AS timed
             """
         return SQLStep(
@@ -47,16 +58,16 @@ extension AuditRules {
             mirrors: "AuditRules.currency (Rules/CurrencyRules.swift)", query: query)
     }
 
-    /// Purchase plus the product's term (`termSeconds(forProduct:)`), held at the last instant
-    /// there is, as `Instant.adding(seconds:)` holds it; `nil` product for the default term.
-    private func termEndSQL(_ sql: SQLContext, product: String?) -> String {
-        let seconds = policy.termSeconds(forProduct: product ?? "")
-        let defaultSeconds = Int64(policy.nonRenewingTermDays) * 86_400
-        let term = product == nil ? defaultSeconds : seconds
-        let last = Instant.supported.upperBound
-        let latestStart = last.adding(seconds: -term)
-        return "CASE WHEN purchase_date >= \(sql.literal(latestStart)) THEN \(sql.literal(last)) "
-            + "ELSE \(sql.adding(seconds: term, to: "purchase_date")) END"
+    /// Purchase plus a term of `seconds` (an SQL expression), held at the last instant there
+    /// is, as `Instant.adding(seconds:)` holds it: from `latestStart` on, the sum would pass it.
+    private func termEndSQL(_ sql: SQLContext, seconds: String, latestStart: String) -> String {
+        "CASE WHEN purchase_date >= \(latestStart) THEN \(sql.literal(Instant.supported.upperBound)) "
+            + "ELSE \(sql.adding(seconds: seconds, to: "purchase_date")) END"
+    }
+
+    /// The latest purchase a term of `seconds` ends from before the last instant there is.
+    private func latestStart(_ seconds: Int64) -> Instant {
+        Instant.supported.upperBound.adding(seconds: -seconds)
     }
 
     /// Whether the row's own dates are impossible; mirrors `hasImpossibleDates`.

@@ -24,8 +24,15 @@ public enum ClassificationScript {
         }
     }
 
-    /// The script for `settings` (policy and as-of).
+    /// The result tables, each named with the prefix before it.
+    static let resultTables = ["customers", "customer_flags", "entitlements"]
+    /// The work tables of the session, each named with the prefix's last part before it.
+    static let workTables = ["transaction_facts", "customer_verdicts"]
+
+    /// The script for `settings` (policy and as-of); a table name that is not one
+    /// (`SQLTableNames`) or a `--load` folder without the layout's files is a usage error.
     public static func text(_ settings: AuditSettings, _ options: Options) throws(GrandfatherError) -> String {
+        try SQLTableNames.check(options)
         let rules = AuditRules(settings)
         let sql = SQLContext(
             dialect: options.dialect, prefix: options.prefix,
@@ -35,18 +42,18 @@ public enum ClassificationScript {
                 serviceEntitlements: options.serviceEntitlementsTable))
         var statements = [header(settings, options)]
         if let folder = options.load { statements += try WarehouseLoad.statements(folder: folder, sql) }
-        let facts = sql.workTable("transaction_facts")
-        let verdicts = sql.workTable("customer_verdicts")
+        let facts = sql.workTable(workTables[0])
+        let verdicts = sql.workTable(workTables[1])
         statements.append(sql.createWorkTable(facts, transactionFacts(rules, sql)))
         statements.append(sql.createWorkTable(verdicts, customerVerdicts(rules, sql, facts: facts)))
         statements.append(
             sql.createResultTable(
-                sql.table("customers"),
+                sql.table(resultTables[0]),
                 """
                 SELECT customer_id, platform, original_app_version, original_purchase_date, environment, class
                 FROM \(verdicts)
                 """))
-        let grants = sql.table("entitlements")
+        let grants = sql.table(resultTables[2])
         statements.append(
             sql.createResultTable(
                 grants,
@@ -63,8 +70,10 @@ public enum ClassificationScript {
             rules.flagsSQL(sql, verdicts: verdicts)
             + ReconciliationRules(policy: rules.policy).flagsSQL(sql, verdicts: verdicts, grants: grants)
         statements.append(
-            sql.createResultTable(sql.table("customer_flags"), flagRows.joined(separator: "\nUNION ALL\n")))
-        return statements.joined(separator: "\n\n") + "\n"
+            sql.createResultTable(sql.table(resultTables[1]), flagRows.joined(separator: "\nUNION ALL\n")))
+        let script = statements.joined(separator: "\n\n") + "\n"
+        try SQLTableNames.checkUnshadowed(options, steps: SQLStep.names(in: script))
+        return script
     }
 
     private static func header(_ settings: AuditSettings, _ options: Options) -> String {

@@ -15,6 +15,18 @@ struct SQLStep: Sendable {
         return "    -- SPEC \(spec); mirrors \(mirrors).\n    \(name) AS (\n\(body)\n    )"
     }
 
+    /// The names of the steps `script` holds, read back from the lines `text` writes (a
+    /// `-- SPEC` comment, then `name AS (`).
+    static func names(in script: String) -> Set<String> {
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
+        var names: Set<String> = []
+        for (comment, line) in zip(lines, lines.dropFirst()) where comment.hasPrefix("    -- SPEC ") {
+            guard line.hasPrefix("    "), line.hasSuffix(" AS (") else { continue }
+            names.insert(String(line.dropFirst(4).dropLast(5)))
+        }
+        return names
+    }
+
     /// `WITH steps… final`.
     static func query(_ steps: [SQLStep], _ final: String) -> String {
         guard !steps.isEmpty else { return final }

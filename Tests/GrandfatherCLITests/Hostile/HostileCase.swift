@@ -220,9 +220,9 @@ extension HostileCase {
         let shownChecks = checks.map { check -> String in
             switch check {
             case .rejected(let reason): return "row rejected: `\(reason)`"
-            case .stdout(let text): return "stdout has `\(text)`"
-            case .stdoutLacks(let text): return "stdout lacks `\(text)`"
-            case .file(let name, let text): return "`\(name)` has `\(text)`"
+            case .stdout(let text): return "stdout has `\(Self.shown(text))`"
+            case .stdoutLacks(let text): return "stdout lacks `\(Self.shown(text))`"
+            case .file(let name, let text): return "`\(name)` has `\(Self.shown(text))`"
             case .absent(let name): return "no `\(name)` made"
             case .untouched(let name): return "every byte under `\(name)` as it was"
             case .explainsEveryCustomer: return "`explain` answers for every customer"
@@ -234,6 +234,11 @@ extension HostileCase {
             keepsLatest ? "byte-identical" : "",
         ]
         return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+    }
+
+    /// `text` with its line breaks written `\r` and `\n`, so that a row stays one line.
+    static func shown(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     /// The whole table, as the README holds it between its markers.

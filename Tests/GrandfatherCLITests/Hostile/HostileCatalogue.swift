@@ -14,7 +14,7 @@ enum HostileCatalogue {
     static let cases: [HostileCase] =
         unreadableFiles + policyFiles + wholeFileRefusals + commandLine + rows
         + instants + appStore + streamsAndFolders + testHooks + friction + merges + resultsFolders + readers
-        + normalizeFolders
+        + normalizeFolders + sqlOptions
 
     // MARK: - Inputs that cannot be taken at all: exit 2, nothing written
 
@@ -340,15 +340,16 @@ enum HostileCatalogue {
 
     static let noSpace = HostileCase.Stderr.line("error: cannot write to standard output: No space left on device")
 
+    /// `grandfather ARGUMENTS > /dev/full`: exit 1, one line, whatever the command prints.
+    static func intoFullDisk(_ input: String, _ origin: String, _ arguments: String) -> HostileCase {
+        HostileCase(
+            input: input, origin: origin, make: { _ in .script(#"exec "$GRANDFATHER" \#(arguments) > /dev/full"#) },
+            exit: 1, stderr: noSpace, keepsLatest: false)
+    }
+
     static let streamsAndFolders: [HostileCase] = [
-        HostileCase(
-            input: "`grandfather flags > /dev/full`", origin: "14.4",
-            make: { _ in .script(#"exec "$GRANDFATHER" flags > /dev/full"#) }, exit: 1, stderr: noSpace,
-            keepsLatest: false),
-        HostileCase(
-            input: "`grandfather validate … > /dev/full`", origin: "14.4",
-            make: { _ in .script(#"exec "$GRANDFATHER" validate --policy policy.json good.csv > /dev/full"#) }, exit: 1,
-            stderr: noSpace, keepsLatest: false),
+        intoFullDisk("`grandfather flags > /dev/full`", "14.4", "flags"),
+        intoFullDisk("`grandfather validate … > /dev/full`", "14.4", "validate --policy policy.json good.csv"),
         HostileCase(
             input: "`DIR/latest` that is a regular file", origin: "14.4",
             make: { cli in

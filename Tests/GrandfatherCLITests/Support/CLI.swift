@@ -41,6 +41,16 @@ struct CLI {
         return url.path
     }
 
+    /// A folder holding the warehouse layout's input tables as empty files: all `sql --load`
+    /// looks for before it writes the script.
+    @discardableResult
+    func writeLayoutFolder(_ name: String) throws -> String {
+        for table in ["customers", "transactions", "product_entitlements", "service_entitlements"] {
+            try write(name + "/" + table + ".csv", "")
+        }
+        return path(name)
+    }
+
     /// Copies a bundled file into the test folder.
     @discardableResult
     func copy(_ source: URL, as name: String? = nil) throws -> String {
