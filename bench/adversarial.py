@@ -139,7 +139,7 @@ def main():
     ap.add_argument("--binary")
     ap.add_argument("--case", action="append", choices=list(CASES))
     a = ap.parse_args()
-    binary = a.binary or run.build(a.debug)
+    binary = os.path.abspath(a.binary) if a.binary else run.build(a.debug)
     n = max(2, int(100_000 * a.scale))
     run.log("adversarial inputs of %d events or rows; %s" % (n, run.machine()))
     failures = []
