@@ -31,6 +31,9 @@ then a table of them all, and exits 1 if any shape failed.
 --format jsonl|sde (or --jsonl, --sde) also times Grandfather on the same transactions as
 JSON Lines or as a RevenueCat Scheduled Data Export (copies written beside the CSV once),
 prints its ratio to the CSV run, and exits 1 unless both give the same classes and flags.
+--sde also times the export's own peer, bench/baseline_duckdb_sde.py (DuckDB over the export
+itself, as a team holding one and no Grandfather would point it), prints Grandfather on the
+export against it, and exits 1 unless the two agree on every customer the script judges.
 --format wide (or --wide) times the canonical CSV widened to the export's bytes: each row
 gets unknown columns, which the audit reads past, until the file is the export copy's size.
 Its ratio to the CSV run is what reading, hashing and splitting the export's bytes costs
@@ -404,6 +407,24 @@ def human_size(n):
     return "%.1f MB" % (n / 1e6)
 
 
+def peer_agrees(snapshot, duck_path, manifest, canonical):
+    """Whether Grandfather's run on the export and the DuckDB script over the export give the
+    same class and six flags to every customer the script judges: the canonical run's orphans
+    (the export names a store for each id) and excluded customers, and those with a sandbox
+    transaction or a rejected canonical row left out, as compare() leaves them out."""
+    gf_customers, gf_flags, _ = load_grandfather(snapshot)
+    duck = load_duckdb(duck_path)
+    left_out = set(manifest["sandbox_transaction_customers"]) | set(manifest.get("rejected_row_customers", ()))
+    left_out |= {c for c, (cls, orphan) in load_grandfather(canonical)[0].items()
+                 if cls == "excluded" or orphan == 1}
+    compared = [c for c in sorted(set(gf_customers) | set(duck)) if c not in left_out]
+    differ = [c for c in compared if (gf_customers.get(c, ("(missing)",))[0], frozenset(gf_flags.get(c, ())))
+              != duck.get(c, ("(missing)", frozenset()))]
+    print("Grandfather on the export and DuckDB over the export: %d of %d customers agree%s" % (
+        len(compared) - len(differ), len(compared), "; differ: " + ", ".join(differ[:5]) if differ else ""))
+    return not differ and bool(compared)
+
+
 def load_grandfather(snapshot):
     db = sqlite3.connect("file:%s?mode=ro" % snapshot, uri=True)
     customers = {cid: (cls, orphan) for cid, cls, orphan in
@@ -586,10 +607,17 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     if "sde" in formats:
         sde_out = os.path.join(work, "gf-sde-out")
         format_tools.append(("sde", "gf-sde", audit(binary, sde_out, sde_copy(data)), sde_out))
+        # The export's own peer: DuckDB pointed at the export itself, as a team holding one
+        # and no Grandfather would (issue 34).
+        duck_sde_out = os.path.join(work, "duck-sde.sqlite")
+        duck_sde_cmd = [sys.executable, "bench/baseline_duckdb_sde.py", rel(data), rel(duck_sde_out),
+                        "--sde", rel(sde_copy(data))]
     if "wide" in formats:
         wide_out = os.path.join(work, "gf-wide-out")
         format_tools.append(("wide", "gf-wide", audit(binary, wide_out, wide_copy(data)), wide_out))
     tools += [(name, cmd, out) for _, name, cmd, out in format_tools]
+    if "sde" in formats:
+        tools.append(("duckdb-sde", duck_sde_cmd, duck_sde_out))
 
     if a.sql:
         normalized = os.path.join(work, "gf-normalized")
@@ -649,6 +677,8 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     print("  " + shell_line(duck_cmd))
     for _, _, cmd, _ in format_tools:
         print("  " + shell_line(cmd))
+    if "sde" in formats:
+        print("  " + shell_line(duck_sde_cmd))
     if a.sql:
         print("  " + shell_line(normalize_cmd))
         print("  " + shell_line([rel(binary), "sql", "--policy", POLICY, "--as-of", AS_OF, "--dialect",
@@ -701,6 +731,12 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
         print("%s and CSV runs give the same classes and flags: %s" % (label, "yes" if same else "NO"))
         if not same:
             failures.append("the %s and CSV runs disagree" % label)
+        if fmt == "sde":
+            print("Grandfather RevenueCat export/DuckDB over the export: wall %.2fx, peak RSS %.2fx" % (
+                med[name][0] / med["duckdb-sde"][0], med[name][1] / med["duckdb-sde"][1]))
+            if not peer_agrees(os.path.join(out, "latest", "snapshot.sqlite"), duck_sde_out, manifest,
+                               snapshot):
+                failures.append("Grandfather on the export and DuckDB over the export disagree")
     if a.sql:
         path = (med["gf-normalize"][0] + med["duckdb-sql"][0], max(med["gf-normalize"][1], med["duckdb-sql"][1]))
         print("DuckDB-SQL path (normalize + SQL): wall %.2f s, peak RSS %.0f MiB; "
