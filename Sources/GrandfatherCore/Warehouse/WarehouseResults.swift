@@ -73,7 +73,8 @@ public enum WarehouseResults {
     private static func small(_ path: String, limit: Int = 64 << 20) throws(GrandfatherError) -> [UInt8] {
         let source = try ByteSource(path: path)
         guard source.size <= limit else {
-            throw .input(file: path, line: nil, message: "over \(limit >> 10) KiB")
+            let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+            throw .input(file: path, line: nil, message: "over \(size)")
         }
         return try source.readAll()
     }
