@@ -29,17 +29,15 @@ struct Transaction: Sendable, Equatable {
     var currency: TextRef
     var renewalState: RenewalState?
     var gracePeriodExpiresDate: Instant?
-    /// The platform of the store a RevenueCat export row was bought in (SPEC §9): a customer
-    /// fact of the weakest source, for a customer no other source gives a platform. Canonical
-    /// rows have none.
+    /// The platform of the store a RevenueCat row was bought in (SPEC §9): a customer fact of
+    /// the weakest source, for a customer no other source gives a platform. Canonical rows
+    /// have none.
     var storePlatform: Platform? = nil
     /// A grant a store or service made rather than sold (SPEC §9: RevenueCat's `promotional`
     /// store), current by its own rule (`AuditRules.currency`). Canonical rows are never one.
     var isPromotional = false
-    /// Whether a source that maps its own rows gave it (a RevenueCat export row, a response's
-    /// purchase): its customer is one that source knows, so no orphan, even where its store
-    /// gives no platform (a promotional grant, an unknown store). Canonical rows never are.
-    var isMapped = false
+    /// Which shape the record came in and which shape stated each fact.
+    var provenance = TransactionProvenance(shape: .canonical)
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }

@@ -20,6 +20,9 @@ struct IngestSink: RowSink {
     /// Where this sink's rows lie in its file, where lines are counted per range and not yet
     /// known in full (the byte offset of the range): orders its rows in the log instead.
     var logOrder: Int?
+    /// The shape of the transaction rows given as canonical rows (`accept(_:)`): the App
+    /// Store's come laid out in the canonical fields.
+    var shape = TransactionShape.canonical
     private(set) var rejections: [Rejection] = []
     private(set) var rowsRead = 0
     private(set) var rowsAccepted = 0
@@ -69,7 +72,7 @@ struct IngestSink: RowSink {
             }
         case .transactions:
             if firstLine == nil { firstLine = row.line }
-            if let problem = normalizer.transaction(row, into: &batch) {
+            if let problem = normalizer.transaction(row, shape: shape, into: &batch) {
                 reject(row.line, problem)
             } else {
                 rowsAccepted += 1
@@ -95,6 +98,20 @@ struct IngestSink: RowSink {
         customers.append(customer)
         customerLines.append(line)
         if customers.count >= Self.customerBatchSize { flushCustomers() }
+    }
+
+    /// A transaction a source read itself (`MappedTransaction`: RevenueCat's rows, a
+    /// `normalize` folder's), accounted for as a row at `line`: its values typed already, its
+    /// texts checked as a row's are.
+    mutating func accept(transaction: MappedTransaction, texts: some TransactionTexts, line: Int) {
+        rowsRead += 1
+        if firstLine == nil { firstLine = line }
+        if let problem = normalizer.transaction(transaction, texts: texts, into: &batch) {
+            reject(line, problem)
+        } else {
+            rowsAccepted += 1
+            if batch.rows.count >= Self.batchSize { flushTransactions() }
+        }
     }
 
     /// Folds the transactions and customers still batched and writes the fingerprints

@@ -6,11 +6,6 @@ struct RecordNormalizer: Sendable {
     /// Merged customer ids and the customer each names now (`CustomerIdentities.resolved`):
     /// a record's `customer_id` is filed under its customer's. Empty in most runs.
     var identities: [String: String] = [:]
-    /// Whether a row with fields past SPEC §2's comes from a source that maps its own rows
-    /// (RevenueCat's: its customers are that source's, never orphans). A `normalize` folder's
-    /// rows carry the promotional mark alone, and their customers come with them.
-    var extraFieldsMarkAMappedSource = true
-
     /// The id a record of `id` is filed under.
     func customerID(_ id: String) -> String {
         identities.isEmpty ? id : identities[id] ?? id
@@ -44,20 +39,11 @@ struct RecordNormalizer: Sendable {
     }
 
     /// Appends the row's transaction to `batch`, or says why the row is rejected (and
-    /// leaves `batch` as it was).
-    /// Where a source that maps its own rows puts the platform of the store a transaction was
-    /// bought in (a RevenueCat export's): the field after SPEC §2's transaction fields, which
-    /// no canonical file can name.
-    static let storePlatformField = TransactionField.allCases.count
-
-    /// Where such a source marks a promotional grant (SPEC §9), with any text: the field after
-    /// the store's platform.
-    static let promotionalField = storePlatformField + 1
-
-    /// How many fields a source that maps its own rows lays out.
-    static let mappedFieldCount = promotionalField + 1
-
-    func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
+    /// leaves `batch` as it was). Its record is of `shape` (the App Store's rows come laid
+    /// out in the canonical fields).
+    func transaction(
+        _ row: RawRow, shape: TransactionShape = .canonical, into batch: inout TransactionBatch
+    ) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
         let mark = batch.byteCount
         do throws(RowProblem) {
@@ -96,20 +82,13 @@ struct RecordNormalizer: Sendable {
             let renewalState = try fields.enumeration(
                 F.renewalState.rawValue, name: F.renewalState.name, as: RenewalState.self)
             let grace = try fields.instant(F.gracePeriodExpiresDate.rawValue, name: F.gracePeriodExpiresDate.name)
-            // A field past the canonical ones only a source that maps its own rows sets.
-            let storePlatform =
-                row.fieldCount > Self.storePlatformField
-                ? try fields.enumeration(Self.storePlatformField, name: "store", as: Platform.self) : nil
-            let mapped = extraFieldsMarkAMappedSource && row.fieldCount > Self.storePlatformField
-            let promotional = row.fieldCount > Self.promotionalField && row.has(Self.promotionalField)
             batch.append(
                 Transaction(
                     transactionID: transactionID, originalTransactionID: originalID, customerID: customerID,
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace, storePlatform: storePlatform, isPromotional: promotional,
-                    isMapped: mapped))
+                    gracePeriodExpiresDate: grace, provenance: TransactionProvenance(shape: shape)))
             return nil
         } catch {
             batch.truncate(to: mark)

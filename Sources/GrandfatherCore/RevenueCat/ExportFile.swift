@@ -7,8 +7,8 @@ enum ExportFile {
         Set(header).isSuperset(of: ExportColumn.required.map(\.name))
     }
 
-    /// What one range of a file gave: each readable row laid out in the canonical fields in
-    /// `spill` (with its delivery key and `updated_at`), in line order, and the rows that
+    /// What one range of a file gave: each readable row as a typed record in `spill`
+    /// (`MappedSpill`, with its delivery key and `updated_at`), in line order, and the rows that
     /// cannot be read. Lines count from 1 at the range's start.
     struct RangeRead: Sendable {
         var spill: RowSpill
@@ -31,8 +31,7 @@ enum ExportFile {
         productTypes: [String: ProductType], appStore: Platform = .ios, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeRead {
         let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name), delimiter: delimiter)
-        // Two fields past SPEC §2's: the platform of the row's store, and whether it is a promotion.
-        let spill = try RowSpill(fieldCount: RecordNormalizer.mappedFieldCount, for: source.path)
+        let spill = try RowSpill(fieldCount: MappedSpill.fieldCount, for: source.path)
         var sink = Sink(
             path: source.path, productTypes: productTypes, appStore: appStore, writer: RowSpill.Writer(spill))
         let summary = try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
@@ -44,8 +43,8 @@ enum ExportFile {
             rowEntitlements: sink.rowEntitlements, lineBreaks: summary.lineBreaks)
     }
 
-    /// Reads each row the CSV reader delivers into a transaction, and lays it out in the spill
-    /// or rejects it.
+    /// Reads each row the CSV reader delivers into a transaction, and keeps it in the spill or
+    /// rejects it.
     private struct Sink: RowSink {
         let path: String
         let productTypes: [String: ProductType]
@@ -63,7 +62,8 @@ enum ExportFile {
             case .success(let transaction):
                 let delivery = ExportDeliveries.Delivery(transaction)
                 writer.begin(line: row.line, key: delivery.key, version: delivery.version)
-                transaction.layOut(values, appStore: appStore, into: &writer)
+                MappedSpill.setValues(of: transaction.mapped(shape: .revenueCatExport, appStore: appStore), in: writer)
+                transaction.writeTexts(values, into: &writer)
                 do throws(GrandfatherError) {
                     try writer.end()
                 } catch {

@@ -89,6 +89,13 @@ struct ExportTransaction: Equatable, Sendable {
                     column: .ownershipType, value: row.text(.ownershipType), reason: "is not PURCHASED or FAMILY_SHARED"
                 )
             }
+            let priceColumn: ExportColumn? =
+                row.has(.purchasePriceInPurchasedCurrency)
+                ? .purchasePriceInPurchasedCurrency
+                : row.has(.priceInPurchasedCurrency) ? .priceInPurchasedCurrency : nil
+            if let priceColumn, row.read(priceColumn, { DecimalText.canonical($0) { _ in true } ?? false }) != true {
+                throw ExportRowProblem(column: priceColumn, value: row.text(priceColumn), reason: "is not a decimal")
+            }
             let policyType = productTypes.isEmpty ? nil : row.text(.productID).flatMap { productTypes[$0] }
             // A store whose ids are one per transaction needs no renewal number to tell them
             // apart, and a subscriber response's purchase, which has none, is then the same key.
@@ -103,9 +110,7 @@ struct ExportTransaction: Equatable, Sendable {
                             hasEntitlements: !(entitlements ?? []).isEmpty),
                     purchased: purchased, expires: try time(.endTime), revoked: revoked, familyShared: familyShared,
                     sandbox: try flag(.isSandbox) ?? false,
-                    priceColumn: row.has(.purchasePriceInPurchasedCurrency)
-                        ? .purchasePriceInPurchasedCurrency
-                        : row.has(.priceInPurchasedCurrency) ? .priceInPurchasedCurrency : nil,
+                    priceColumn: priceColumn,
                     renewalState: renewalState(revoked: revoked, graceEnds: graceEnds, billingIssue: billingIssue),
                     graceExpires: graceEnds, entitlements: entitlements, store: store, renewalNumber: renewalNumber,
                     updatedAt: try time(.updatedAt), delivery: key ?? ExportDeliveries.Key(hash: 0)))
@@ -147,84 +152,39 @@ struct ExportTransaction: Equatable, Sendable {
         rows.note(product: product, entitlements)
     }
 
-    /// Lays the row out in SPEC §2's transaction fields, as the canonical normalizer reads
-    /// them: `transaction_id` is `store_transaction_id`, with `#` and the renewal number for a
-    /// store whose ids repeat across renewals (`ch_1#3`); the texts the row hands on unchanged
-    /// are copied from it.
-    ///
-    /// The field after SPEC §2's carries the platform of the row's store
-    /// (`RecordNormalizer.storePlatformField`), with `appStore` the platform `app_store` stands for;
-    /// the next marks a `promotional` row, a grant rather than a purchase (SPEC §9).
-    func layOut<Values: ExportValues, Writer: FieldWriter>(
-        _ row: Values, appStore: Platform = .ios, into writer: inout Writer
-    ) {
-        func copy(_ column: ExportColumn, to field: TransactionField) {
-            _ = row.read(column) { writer.set(field.rawValue, bytes: $0) }
+    /// The transaction as a typed record of `shape`: the platform of its store (`appStore` the
+    /// platform `app_store` stands for), and whether it is a `promotional` grant (SPEC §9).
+    func mapped(shape: TransactionShape, appStore: Platform = .ios) -> MappedTransaction {
+        MappedTransaction(
+            productType: productType, purchaseDate: purchased, expiresDate: expires, revocationDate: revoked,
+            ownership: familyShared ? .familyShared : .purchased, environment: sandbox ? .sandbox : .production,
+            renewalState: renewalState, gracePeriodExpiresDate: graceExpires,
+            storePlatform: store.platform(appStore: appStore), isPromotional: store == .promotional,
+            provenance: TransactionProvenance(shape: shape))
+    }
+
+    /// Writes the row's texts into the fields `MappedSpill` keeps them in, copied from the row:
+    /// the transaction id is `store_transaction_id`, with `#` and the renewal number for a
+    /// store whose ids repeat across renewals (`ch_1#3`); the price in its canonical form.
+    func writeTexts<Values: ExportValues, Writer: FieldWriter>(_ row: Values, into writer: inout Writer) {
+        func copy(_ column: ExportColumn, to text: TransactionText) {
+            _ = row.read(column) { writer.set(MappedSpill.field(of: text), bytes: $0) }
         }
         copy(.storeTransactionID, to: .transactionID)
         if !store.hasUniqueTransactionIDs, renewalNumber != nil {
-            writer.append(TransactionField.transactionID.rawValue, bytes: "#".utf8.span)
-            _ = row.read(.renewalNumber) { writer.append(TransactionField.transactionID.rawValue, bytes: $0) }
+            let field = MappedSpill.field(of: .transactionID)
+            writer.append(field, bytes: "#".utf8.span)
+            _ = row.read(.renewalNumber) { writer.append(field, bytes: $0) }
         }
         copy(.originalStoreTransactionID, to: .originalTransactionID)
         copy(.appUserID, to: .customerID)
         copy(.productID, to: .productID)
-        writer.set(TransactionField.productType.rawValue, ascii: productType.spelling)
-        writer.set(TransactionField.purchaseDate.rawValue, instant: purchased)
-        if let expires { writer.set(TransactionField.expiresDate.rawValue, instant: expires) }
-        if let revoked { writer.set(TransactionField.revocationDate.rawValue, instant: revoked) }
-        writer.set(TransactionField.ownershipType.rawValue, ascii: familyShared ? "family_shared" : "purchased")
-        writer.set(TransactionField.environment.rawValue, ascii: sandbox ? "sandbox" : "production")
-        if let priceColumn { copy(priceColumn, to: .price) }
+        if let priceColumn {
+            _ = row.read(priceColumn) { price in
+                DecimalText.canonical(price) { writer.set(MappedSpill.field(of: .price), bytes: $0) }
+            }
+        }
         copy(.purchasedCurrency, to: .currency)
-        if let renewalState { writer.set(TransactionField.renewalState.rawValue, ascii: renewalState.spelling) }
-        if let graceExpires { writer.set(TransactionField.gracePeriodExpiresDate.rawValue, instant: graceExpires) }
-        if let platform = store.platform(appStore: appStore) {
-            writer.set(RecordNormalizer.storePlatformField, ascii: platform.spelling)
-        }
-        if store == .promotional { writer.set(RecordNormalizer.promotionalField, ascii: "promotional") }
-    }
-}
-
-extension ProductType {
-    /// The canonical spelling, as fixed text.
-    fileprivate var spelling: StaticString {
-        switch self {
-        case .autoRenewable: return "auto_renewable"
-        case .nonRenewing: return "non_renewing"
-        case .nonConsumable: return "non_consumable"
-        case .consumable: return "consumable"
-        }
-    }
-}
-
-extension Platform {
-    /// The canonical spelling, as fixed text.
-    fileprivate var spelling: StaticString {
-        switch self {
-        case .ios: return "ios"
-        case .ipados: return "ipados"
-        case .macos: return "macos"
-        case .tvos: return "tvos"
-        case .watchos: return "watchos"
-        case .visionos: return "visionos"
-        case .android: return "android"
-        case .web: return "web"
-        case .amazon: return "amazon"
-        }
-    }
-}
-
-extension RenewalState {
-    /// The canonical spelling, as fixed text.
-    fileprivate var spelling: StaticString {
-        switch self {
-        case .revoked: return "revoked"
-        case .inGracePeriod: return "in_grace_period"
-        case .inBillingRetry: return "in_billing_retry"
-        case .subscribed: return "subscribed"
-        case .expired: return "expired"
-        }
     }
 }
 

@@ -6,12 +6,13 @@ extension InputFormat {
 }
 
 /// RevenueCat's exports (FORMATS.md §a–c). A Scheduled Data Export is told by its header,
-/// which names every required column; its rows are laid out in SPEC §2's transaction fields
-/// (`ExportTransaction`) and flow into the record stream as canonical rows do.
+/// which names every required column; its rows are read into typed records
+/// (`ExportTransaction`, `MappedTransaction`) that reach the record stream through the
+/// sink's typed door.
 ///
 /// A transaction may be delivered more than once, in one file or across a run's files, so
 /// the rows are fed only once every file is read: each range of each file is parsed once, on
-/// every core, into a spill of canonical rows, the deliveries of every row are compared, and
+/// every core, into a spill of typed records, the deliveries of every row are compared, and
 /// then the spills are fed to the stream, the superseded rows counted and left out.
 enum RevenueCatSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
@@ -178,7 +179,7 @@ enum RevenueCatSource: InputSource {
     }
 
     /// Reads a file of subscriber responses: each body a row giving a customer, in file
-    /// order, and each of its purchases a row laid out in the canonical fields.
+    /// order, and each of its purchases a typed record.
     private static func readSubscribers(
         _ input: RecognizedInput, input index: Int, appStore: Platform, productTypes: [String: ProductType],
         into stream: RecordStream
@@ -187,7 +188,7 @@ enum RevenueCatSource: InputSource {
         let (source, units) = try documents(at: path, what: "subscriber responses")
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
-        let spill = try RowSpill(fieldCount: RecordNormalizer.mappedFieldCount, for: path)
+        let spill = try RowSpill(fieldCount: MappedSpill.fieldCount, for: path)
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
@@ -211,7 +212,9 @@ enum RevenueCatSource: InputSource {
                         case .success(let (entry, transaction)):
                             let delivery = ExportDeliveries.Delivery(transaction)
                             writer.begin(line: entry.line, key: delivery.key, version: delivery.version)
-                            transaction.layOut(entry.values, appStore: appStore, into: &writer)
+                            MappedSpill.setValues(
+                                of: transaction.mapped(shape: entry.shape, appStore: appStore), in: writer)
+                            transaction.writeTexts(entry.values, into: &writer)
                             try writer.end()
                             deliveries.append(delivery)
                             transaction.note(entry.values, into: &rowEntitlements)
@@ -244,8 +247,7 @@ enum RevenueCatSource: InputSource {
             ), rowEntitlements: rowEntitlements)
     }
 
-    /// Rows laid out in the canonical fields and kept in spills until every file is read,
-    /// with the delivery of each row.
+    /// Typed records kept in spills until every file is read, with the delivery of each.
     private struct DeliveredRows {
         var ranges: [DeliveredRange] = []
         /// Each range's deliveries, grouped by bucket (`ExportDeliveries.group`).
@@ -344,7 +346,9 @@ enum RevenueCatSource: InputSource {
                         if deliveries.isSuperseded(key: key, version: version) {
                             superseded += 1
                         } else {
-                            sink.accept(row)
+                            sink.accept(
+                                transaction: MappedSpill.record(row), texts: MappedSpill.Texts(row: row), line: row.line
+                            )
                         }
                     }
                     sink.flush()

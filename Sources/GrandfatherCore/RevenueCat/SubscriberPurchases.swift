@@ -26,6 +26,8 @@ enum SubscriberPurchases {
         var values: JSONExportValues
         var line: Int
         var path: String
+        /// A member of `subscriptions` or an item of `non_subscriptions`.
+        var shape: TransactionShape
     }
 
     /// A purchase that cannot be read: its line and why.
@@ -148,7 +150,10 @@ enum SubscriberPurchases {
             values.set(.entitlementIdentifiers, "[" + entitlements.joined(separator: ",") + "]")
         }
         if let requested { values.set(.updatedAt, requested.iso8601) }
-        return .success(Entry(values: values, line: purchase.line, path: path))
+        return .success(
+            Entry(
+                values: values, line: purchase.line, path: path,
+                shape: isSubscription ? .subscriberSubscription : .subscriberItem))
     }
 
     /// A scalar member as text (a string, a number's literal, a boolean as `true`/`false`);

@@ -107,8 +107,7 @@ enum WarehouseSource: InputSource {
         return (file.report, (file.rejections + sink.rejections).sorted { $0.line < $1.line })
     }
 
-    /// Transaction rows: SPEC §2's fields by name, and `is_promotional`, the mapped sources'
-    /// promotional mark, which any text sets (so `false` is left out).
+    /// Transaction rows, each read into a typed record (`WarehouseTransaction`).
     private static func readTransactions(
         _ path: String, stream: RecordStream
     ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
@@ -116,16 +115,12 @@ enum WarehouseSource: InputSource {
         guard let header = try CSVReader.readHeader(source, dataStart: source.dataStart) else {
             throw .input(file: path, line: 1, message: "no CSV header")
         }
-        var names = TransactionField.allCases.map(\.name)
-        names.append("")  // The store's platform: not in the layout (a customer fact by then).
-        names.append("is_promotional")
-        let reader = CSVReader(header: header, fieldNames: names)
-        var normalizer = stream.normalizer
-        normalizer.extraFieldsMarkAMappedSource = false
-        var rows = PromotionalMark(
+        let reader = CSVReader(header: header, fieldNames: WarehouseTransaction.fieldNames)
+        var rows = TypedRows(
             sink: IngestSink(
-                file: path, kind: .transactions, customerSource: .customersFile, normalizer: normalizer,
-                ledger: stream.ledger, log: stream.recordLog))
+                file: path, kind: .transactions, customerSource: .customersFile, normalizer: stream.normalizer,
+                ledger: stream.ledger, log: stream.recordLog),
+            timestamps: stream.normalizer.timestamps)
         _ = try reader.read(
             source, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: stream.meter)
         rows.sink.flush()
@@ -137,14 +132,18 @@ enum WarehouseSource: InputSource {
         return (report, rows.sink.rejections)
     }
 
-    private struct PromotionalMark: RowSink {
+    /// Reads each row into a typed record and hands it to the sink's typed door.
+    private struct TypedRows: RowSink {
         var sink: IngestSink
+        let timestamps: TimestampParser
 
         mutating func accept(_ row: RawRow) {
-            if row.text(RecordNormalizer.promotionalField) == "false" {
-                row.spans[RecordNormalizer.promotionalField].count = RawRow.Span.absent
+            switch WarehouseTransaction.read(row, timestamps: timestamps) {
+            case .success(let transaction):
+                sink.accept(transaction: transaction, texts: WarehouseTransaction.Texts(row: row), line: row.line)
+            case .failure(let problem):
+                sink.reject(line: row.line, column: problem.column, field: problem.field, reason: problem.reason)
             }
-            sink.accept(row)
         }
 
         mutating func reject(line: Int, column: Int?, field: String?, reason: String) {

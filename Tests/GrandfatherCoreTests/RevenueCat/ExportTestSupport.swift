@@ -13,36 +13,46 @@ struct TextExportRow: ExportValues {
     }
 }
 
-/// The canonical fields a row is laid out in, as text.
+/// Where a record's texts are written, as text by the canonical field each fills.
 struct TextFieldWriter: FieldWriter {
-    var fields: [TransactionField: String] = [:]
-    private var bytes: [TransactionField: [UInt8]] = [:]
+    var texts = OwnedTransactionTexts()
 
     mutating func set(_ field: Int, bytes span: Span<UInt8>) {
-        var copy: [UInt8] = []
-        for index in 0..<span.count { copy.append(span[index]) }
-        store(field, copy)
-    }
-
-    mutating func set(_ field: Int, ascii: StaticString) {
-        store(field, Array(String(describing: ascii).utf8))
-    }
-
-    mutating func set(_ field: Int, instant: Instant) {
-        store(field, Array(instant.iso8601.utf8))
+        guard let text = TransactionText(rawValue: field - 1) else { return }
+        texts[text] = String(decoding: Array(span), as: UTF8.self)
     }
 
     mutating func append(_ field: Int, bytes span: Span<UInt8>) {
-        guard let key = TransactionField(rawValue: field) else { return }
-        var copy = bytes[key] ?? []
-        for index in 0..<span.count { copy.append(span[index]) }
-        store(field, copy)
+        guard let text = TransactionText(rawValue: field - 1) else { return }
+        texts[text] = (texts[text] ?? "") + String(decoding: Array(span), as: UTF8.self)
     }
+}
 
-    private mutating func store(_ field: Int, _ value: [UInt8]) {
-        guard let key = TransactionField(rawValue: field) else { return }
-        bytes[key] = value
-        fields[key] = String(decoding: value, as: UTF8.self)
+extension Array where Element == UInt8 {
+    init(_ span: Span<UInt8>) {
+        self.init()
+        for index in span.indices { append(span[index]) }
+    }
+}
+
+extension MappedTransaction {
+    /// The canonical fields the record stands for, as text: what SPEC §2's fields would say.
+    func canonicalFields(_ texts: some TransactionTexts) -> [TransactionField: String] {
+        var fields: [TransactionField: String] = [:]
+        for text in TransactionText.allCases {
+            if let value = texts.read(text, { String(decoding: Array($0), as: UTF8.self) }) {
+                fields[text.field] = value
+            }
+        }
+        fields[.productType] = productType.rawValue
+        fields[.purchaseDate] = purchaseDate.iso8601
+        fields[.expiresDate] = expiresDate?.iso8601
+        fields[.revocationDate] = revocationDate?.iso8601
+        fields[.ownershipType] = ownership.rawValue
+        fields[.environment] = environment.rawValue
+        fields[.renewalState] = renewalState?.rawValue
+        fields[.gracePeriodExpiresDate] = gracePeriodExpiresDate?.iso8601
+        return fields
     }
 }
 
@@ -60,11 +70,7 @@ struct ExportFileContents {
         // The rows as the spill gives them back, beside the values each was read into.
         var rows: [(line: Int, fields: [TransactionField: String])] = []
         try read.spill.read { row, _, _ in
-            var fields: [TransactionField: String] = [:]
-            for field in TransactionField.allCases {
-                if let text = row.text(field.rawValue) { fields[field] = text }
-            }
-            rows.append((row.line, fields))
+            rows.append((row.line, MappedSpill.record(row).canonicalFields(MappedSpill.Texts(row: row))))
         }
         var values = Values(header: header, productTypes: productTypes)
         _ = try CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name))

@@ -124,7 +124,7 @@ struct SubscriberPurchasesTests {
         let reasons = run.rejections("subscriber.json").map { "\($0.line): \($0.reason)" }
         #expect(
             reasons == [
-                "6: bad price 'cheap' (not a decimal)",
+                "6: subscriber.subscriptions.priced.price.amount is not a decimal: 'cheap'",
                 "8: subscriber.subscriptions.bad.purchase_date is not a time: 'false'",
                 "10: subscriber.non_subscriptions.tip is a string, not an array",
             ])

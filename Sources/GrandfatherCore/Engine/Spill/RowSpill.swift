@@ -1,8 +1,8 @@
 import Foundation
 
-/// Rows a source has mapped, kept on disk between two passes: a RevenueCat export is parsed
-/// once, each row laid out in the canonical fields and written here with its delivery key and
-/// version, and read back once the run knows which deliveries are the latest. Parsing the
+/// Records a source has mapped, kept on disk between two passes: a RevenueCat export is parsed
+/// once, each row written here as a typed record with its delivery key and version, and read
+/// back once the run knows which deliveries are the latest. Parsing the
 /// export a second time would cost as much again as the first (an export row is over twice a
 /// canonical row's bytes); holding the rows in memory would cost about 100 bytes each.
 ///
@@ -12,7 +12,7 @@ import Foundation
 /// A record: line, key and version (8 bytes each); one byte per field, its length when under
 /// `longLength`, else `longLength` (a 4-byte length follows the bytes per field, in field
 /// order) or `absentLength`; then the fields' bytes in field order. Fields are short (ids,
-/// codes, epoch milliseconds), so a byte per length keeps the file, which the kernel copies
+/// codes, a few words of scalars), so a byte per length keeps the file, which the kernel copies
 /// in and out, about a fifth smaller than four bytes would.
 final class RowSpill: @unchecked Sendable {
     /// How many fields each record has.
@@ -174,51 +174,6 @@ final class RowSpill: @unchecked Sendable {
             counts[field] = bytes.count
             last = field
             appendBody(bytes)
-        }
-
-        func set(_ field: Int, ascii: StaticString) {
-            starts[field] = body.count
-            counts[field] = ascii.utf8CodeUnitCount
-            last = field
-            body.append(ascii.utf8Start, count: ascii.utf8CodeUnitCount)
-        }
-
-        /// An instant of whole milliseconds (every export time) as epoch milliseconds, which the
-        /// normalizer reads with a digit loop rather than a calendar; any other in ISO-8601.
-        func set(_ field: Int, instant: Instant) {
-            starts[field] = body.count
-            last = field
-            let before = body.count
-            if instant.microseconds % 1000 == 0 {
-                appendDecimal(instant.microseconds / 1000)
-            } else {
-                if body.room < Instant.maximumISO8601Length { body.grow(to: body.count + Instant.maximumISO8601Length) }
-                if let written = instant.writeISO8601(into: body.base + body.count) {
-                    body.count += written
-                } else {
-                    let text = Array(instant.iso8601.utf8)
-                    text.withUnsafeBytes { raw in
-                        if let base = raw.baseAddress { body.append(base, count: raw.count) }
-                    }
-                }
-            }
-            counts[field] = body.count - before
-        }
-
-        /// Appends `value` in decimal digits, with a sign when negative.
-        private func appendDecimal(_ value: Int64) {
-            if value < 0 { body.append(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                repeat {
-                    buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                    count += 1
-                } while magnitude > 0
-                if let base = buffer.baseAddress { body.append(base + (32 - count), count: count) }
-            }
         }
 
         func append(_ field: Int, bytes: Span<UInt8>) {

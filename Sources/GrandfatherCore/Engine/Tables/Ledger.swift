@@ -131,7 +131,7 @@ final class Ledger {
             activities[Int(slot)].fold(batch.rows[Int(row)], of: batch, rules: rules)
             if let platform = batch.rows[Int(row)].storePlatform {
                 note(platform, ofStoreFor: Int(slot))
-            } else if batch.rows[Int(row)].isMapped, storePlatforms[Int(slot)] == 0 {
+            } else if batch.rows[Int(row)].provenance.shape.namesItsCustomer, storePlatforms[Int(slot)] == 0 {
                 storePlatforms[Int(slot)] = Self.noStorePlatform
             }
         }

@@ -29,6 +29,11 @@ struct TransactionBatch {
         return TextRef(start: Int32(start), count: Int32(bytes.count))
     }
 
+    /// Copies a span's bytes in and returns where they lie.
+    mutating func store(_ bytes: Span<UInt8>) -> TextRef {
+        bytes.withUnsafeBytes { store($0) }
+    }
+
     /// Upper-cases the ASCII letters of stored text in place.
     mutating func uppercase(_ stored: TextRef) -> TextRef {
         text.uppercaseASCII(Int(stored.start)..<Int(stored.start + stored.count))
