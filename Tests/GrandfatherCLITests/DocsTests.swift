@@ -25,6 +25,24 @@ import Testing
         #expect(try cli.run(["layout"]).stdout == WarehouseLayout.markdown())
     }
 
+    /// The table of what each transaction shape states, from `TransactionShape.facts`;
+    /// `RECORD_DOCS=1 scripts/test` rewrites it, to be reviewed in `git diff`.
+    @Test func readmeShapeTableIsTheCode() throws {
+        let path = Self.root.appendingPathComponent("README.md")
+        let readme = try String(contentsOf: path, encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- shape-facts:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- shape-facts:end -->"))
+        let table = TransactionShape.markdownTable()
+        if ProcessInfo.processInfo.environment["RECORD_DOCS"] == "1" {
+            try (readme[..<begin.upperBound] + table + readme[end.lowerBound...]).write(
+                to: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            String(readme[begin.upperBound..<end.lowerBound]) == table,
+            "README.md's shape table is not TransactionShape.facts: run RECORD_DOCS=1 scripts/test")
+    }
+
     @Test func flagsCommandPrintsTheCatalog() throws {
         let cli = try CLI()
         let result = try cli.run(["flags"])

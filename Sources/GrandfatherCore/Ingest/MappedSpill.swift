@@ -20,6 +20,7 @@ enum MappedSpill {
         if record.expiresDate != nil { flags |= 1 << 12 }
         if record.revocationDate != nil { flags |= 1 << 13 }
         if record.gracePeriodExpiresDate != nil { flags |= 1 << 14 }
+        flags |= Int64(record.typeSource.rawValue) << 15
         var words = SpilledWords()
         words.append(flags)
         words.append(Int64(bitPattern: record.provenance.bits))
@@ -43,7 +44,9 @@ enum MappedSpill {
         let renewal = Int((flags >> 4) & 0x7)
         let platform = Int((flags >> 7) & 0xF)
         return MappedTransaction(
-            productType: productType(Int(flags & 0x3)), purchaseDate: Instant(microseconds: words[2]),
+            productType: productType(Int(flags & 0x3)),
+            typeSource: ProductTypeSource(rawValue: UInt8((flags >> 15) & 0x7)) ?? .fallback,
+            purchaseDate: Instant(microseconds: words[2]),
             expiresDate: instant(12), revocationDate: instant(13),
             ownership: flags & (1 << 2) != 0 ? .familyShared : .purchased,
             environment: flags & (1 << 3) != 0 ? .sandbox : .production,

@@ -7,6 +7,8 @@
 /// from (`TransactionTexts`), so that reading millions of rows makes no string per field.
 struct MappedTransaction: Sendable, Equatable {
     var productType: ProductType
+    /// What the product type rests on (SPEC §9, Product facts).
+    var typeSource: ProductTypeSource
     var purchaseDate: Instant
     var expiresDate: Instant?
     var revocationDate: Instant?
@@ -19,6 +21,33 @@ struct MappedTransaction: Sendable, Equatable {
     /// A grant a store or service made rather than sold (SPEC §9: RevenueCat's `promotional` store).
     var isPromotional: Bool
     var provenance: TransactionProvenance
+}
+
+/// What a transaction's product type rests on, strongest first (SPEC §9, Product facts).
+public enum ProductTypeSource: UInt8, CaseIterable, Comparable, Sendable {
+    /// The policy's `products[id].type`.
+    case policy
+    /// The record's own `product_type` field (a canonical or `normalize` folder row).
+    case record
+    /// An export row's `is_auto_renewable`, `product_duration` or `entitlement_identifiers`.
+    case export
+    /// What a subscriber response's shape implies.
+    case response
+    /// SPEC §8.12's fallback: consumable.
+    case fallback
+
+    public static func < (lhs: ProductTypeSource, rhs: ProductTypeSource) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// As reports name it.
+    public var code: String {
+        switch self {
+        case .policy: return "policy"
+        case .record: return "record"
+        case .export: return "revenuecat_export"
+        case .response: return "revenuecat_subscriber"
+        case .fallback: return "fallback"
+        }
+    }
 }
 
 /// The texts of a transaction, in the order `TransactionTexts` gives them.
@@ -68,6 +97,11 @@ struct OwnedTransactionTexts: TransactionTexts, Sendable, Hashable {
     subscript(text: TransactionText) -> String? {
         get { values[text.rawValue].map { String(decoding: $0, as: UTF8.self) } }
         set { values[text.rawValue] = newValue.flatMap { $0.isEmpty ? nil : Array($0.utf8) } }
+    }
+
+    /// Sets `text` to `other`'s, byte for byte.
+    mutating func copy(_ text: TransactionText, from other: OwnedTransactionTexts) {
+        values[text.rawValue] = other.values[text.rawValue]
     }
 
     func read<Result>(_ text: TransactionText, _ body: (Span<UInt8>) -> Result) -> Result? {

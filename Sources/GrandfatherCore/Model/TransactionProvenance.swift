@@ -33,12 +33,13 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
     /// A response's `non_subscriptions` item gives only `id`, `purchase_date`, `store`,
     /// `is_sandbox`, `store_transaction_id` and `price` (FORMATS.md §b); a subscription adds
     /// its expiry, refund, ownership, grace and billing issue, but never the original
-    /// transaction id. The App Store states no store (it is one).
+    /// transaction id. A canonical row names no store, and the App Store is one; a
+    /// `normalize` folder keeps a grant's promotional mark.
     public var facts: [TransactionFact] {
         switch self {
-        case .canonical, .normalizedFolder, .revenueCatExport:
+        case .normalizedFolder, .revenueCatExport:
             return TransactionFact.allCases
-        case .appStore:
+        case .canonical, .appStore:
             return TransactionFact.allCases.filter { $0 != .store }
         case .subscriberSubscription:
             return [

@@ -1,10 +1,11 @@
-/// The latest delivery of every transaction in a run's exports (SPEC §9, Redeliveries).
+/// The transactions a run's exports and responses deliver more than once (SPEC §9,
+/// Redeliveries), and the latest `updated_at` of each.
 ///
 /// RevenueCat delivers a transaction again whenever it changes (a refund, a billing issue, a
 /// cancellation), each delivery a snapshot with the `updated_at` of its change (FORMATS.md
-/// §a, "Handling updated transactions"), so the latest replaces the others. Two deliveries
-/// with the same `updated_at` both stay, and the ledger tells an exact duplicate from a
-/// conflicting one (SPEC §8.23).
+/// §a, "Handling updated transactions"), so the latest replaces the others, field by field
+/// (`DeliveryMerge`). Two deliveries with the same `updated_at` both stay, and the ledger
+/// tells an exact duplicate from a conflicting one (SPEC §8.23).
 ///
 /// Only transactions delivered more than once are kept, so the table is small whatever the
 /// export's size; finding them takes 16 bytes a row while the export is read, and one pass
@@ -164,6 +165,11 @@ struct ExportDeliveries: Sendable {
         func collectRepeated(into repeated: inout [Int: Int64]) {
             for slot in slots where slot.deliveries > 1 { repeated[slot.key] = slot.newest }
         }
+    }
+
+    /// Whether `key` was delivered more than once.
+    func isRepeated(key: Int) -> Bool {
+        !latest.isEmpty && latest[key] != nil
     }
 
     /// Whether a later delivery of `key` than one made at `version` exists.

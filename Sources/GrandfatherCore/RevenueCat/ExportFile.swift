@@ -17,6 +17,8 @@ enum ExportFile {
         var rejections: [Rejection] = []
         /// What the rows say each product unlocks.
         var rowEntitlements = RowEntitlements()
+        /// What the rows say of each product's type.
+        var evidence = ProductEvidence()
         /// Physical line breaks in the range: the next range's lines start this much later.
         var lineBreaks = 0
     }
@@ -40,7 +42,7 @@ enum ExportFile {
         ExportDeliveries.group(&sink.deliveries)
         return RangeRead(
             spill: spill, deliveries: sink.deliveries, rejections: sink.rejections,
-            rowEntitlements: sink.rowEntitlements, lineBreaks: summary.lineBreaks)
+            rowEntitlements: sink.rowEntitlements, evidence: sink.evidence, lineBreaks: summary.lineBreaks)
     }
 
     /// Reads each row the CSV reader delivers into a transaction, and keeps it in the spill or
@@ -53,6 +55,7 @@ enum ExportFile {
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejections: [Rejection] = []
         var rowEntitlements = RowEntitlements()
+        var evidence = ProductEvidence()
         /// The first error writing the spill; reading stops short of nothing, and the caller throws it.
         var failure: GrandfatherError?
 
@@ -71,6 +74,7 @@ enum ExportFile {
                 }
                 deliveries.append(delivery)
                 transaction.note(values, into: &rowEntitlements)
+                transaction.note(values, source: .export, into: &evidence)
             case .failure(let problem):
                 rejections.append(
                     Rejection(

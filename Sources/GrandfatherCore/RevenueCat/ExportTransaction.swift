@@ -5,7 +5,15 @@
 /// `layOut` copies them from the row straight into the canonical fields, so that reading ten
 /// million rows makes no string per field.
 struct ExportTransaction: Equatable, Sendable {
+    /// The policy's type for the product, else what the row states, else consumable; the
+    /// run's evidence of the product may overrule it (`ProductEvidence`).
     var productType: ProductType
+    /// What the row states of its product's type, `nil` when nothing: auto-renewable when
+    /// `is_auto_renewable` says so; else non-renewing when it has a `product_duration`; else
+    /// non-consumable when it unlocks an entitlement.
+    var statedType: ProductType?
+    /// What `productType` rests on.
+    var typeSource: ProductTypeSource
     var purchased: Instant
     var expires: Instant?
     var revoked: Instant?
@@ -102,12 +110,13 @@ struct ExportTransaction: Equatable, Sendable {
             let key = row.read(.storeTransactionID) {
                 ExportDeliveries.Key($0, renewal: store.hasUniqueTransactionIDs ? nil : renewalNumber)
             }
+            let stated = statedType(
+                autoRenewable: autoRenewable, hasDuration: row.has(.productDuration),
+                hasEntitlements: !(entitlements ?? []).isEmpty)
             return .success(
                 ExportTransaction(
-                    productType: policyType
-                        ?? productType(
-                            autoRenewable: autoRenewable, hasDuration: row.has(.productDuration),
-                            hasEntitlements: !(entitlements ?? []).isEmpty),
+                    productType: policyType ?? stated ?? .consumable, statedType: stated,
+                    typeSource: policyType != nil ? .policy : stated != nil ? .export : .fallback,
                     purchased: purchased, expires: try time(.endTime), revoked: revoked, familyShared: familyShared,
                     sandbox: try flag(.isSandbox) ?? false,
                     priceColumn: priceColumn,
@@ -126,14 +135,22 @@ struct ExportTransaction: Equatable, Sendable {
         return nil
     }
 
-    /// The product type when the policy does not state it: auto-renewable when the row says
-    /// so; else non-renewing when the product has a duration; else non-consumable when it
-    /// unlocks an entitlement; else consumable.
-    static func productType(autoRenewable: Bool, hasDuration: Bool, hasEntitlements: Bool) -> ProductType {
+    /// What a row states of its product's type: auto-renewable when it says so; else
+    /// non-renewing when the product has a duration; else non-consumable when it unlocks an
+    /// entitlement; else nothing (SPEC §8.12's fallback, consumable, applies).
+    static func statedType(autoRenewable: Bool, hasDuration: Bool, hasEntitlements: Bool) -> ProductType? {
         if autoRenewable { return .autoRenewable }
         if hasDuration { return .nonRenewing }
         if hasEntitlements { return .nonConsumable }
-        return .consumable
+        return nil
+    }
+
+    /// Notes what the row says of its product's type.
+    func note<Values: ExportValues>(_ row: Values, source: ProductEvidence.Source, into evidence: inout ProductEvidence)
+    {
+        _ = row.read(.productID) {
+            evidence.note(product: $0, rowType: productType, source: source, stated: statedType)
+        }
     }
 
     /// The renewal state: revoked once refunded; in a grace period when the row has a grace
@@ -156,7 +173,8 @@ struct ExportTransaction: Equatable, Sendable {
     /// platform `app_store` stands for), and whether it is a `promotional` grant (SPEC §9).
     func mapped(shape: TransactionShape, appStore: Platform = .ios) -> MappedTransaction {
         MappedTransaction(
-            productType: productType, purchaseDate: purchased, expiresDate: expires, revocationDate: revoked,
+            productType: productType, typeSource: typeSource, purchaseDate: purchased, expiresDate: expires,
+            revocationDate: revoked,
             ownership: familyShared ? .familyShared : .purchased, environment: sandbox ? .sandbox : .production,
             renewalState: renewalState, gracePeriodExpiresDate: graceExpires,
             storePlatform: store.platform(appStore: appStore), isPromotional: store == .promotional,

@@ -87,6 +87,7 @@ enum RevenueCatSource: InputSource {
                 delivered.parts.append(read.purchases.deliveries)
                 outcome.serviceEntitlements.merge(read.active) { $0.union($1) }
                 outcome.rowEntitlements.merge(read.rowEntitlements)
+                delivered.evidence.merge(read.evidence)
             default: break
             }
         }
@@ -104,7 +105,10 @@ enum RevenueCatSource: InputSource {
             )
         }
         outcome.rowEntitlements.merge(delivered.rowEntitlements)
-        let fed = try feed(&delivered, digesting: exports.map { inputs[$0].description.path }, into: stream)
+        let products = ProductFacts(delivered.evidence, policy: productTypes)
+        outcome.productDecisions = products.decisions
+        let fed = try feed(
+            &delivered, products: products, digesting: exports.map { inputs[$0].description.path }, into: stream)
         for (index, digest) in zip(exports, fed.digests) {
             // The file as stored: a gzip file's own size and digest.
             files[index]?.report.sizeBytes = digest.storedSize
@@ -176,6 +180,8 @@ enum RevenueCatSource: InputSource {
         var purchases: (range: DeliveredRange, deliveries: [ExportDeliveries.Delivery])
         /// What the responses say each product of their purchases unlocks.
         var rowEntitlements: RowEntitlements
+        /// What the responses' shapes imply of each product's type.
+        var evidence: ProductEvidence
     }
 
     /// Reads a file of subscriber responses: each body a row giving a customer, in file
@@ -193,6 +199,7 @@ enum RevenueCatSource: InputSource {
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
         var rowEntitlements = RowEntitlements()
+        var evidence = ProductEvidence()
         for unit in units {
             switch unit {
             case .element(let body):
@@ -209,7 +216,16 @@ enum RevenueCatSource: InputSource {
                                         line: entry.line, reason: SubscriberPurchases.reason($0, path: entry.path))
                                 }
                         }) {
-                        case .success(let (entry, transaction)):
+                        case .success(let (entry, read)):
+                            // The response's shape says what it implies of the product's
+                            // type, which the export's reading of its values cannot know.
+                            var transaction = read
+                            transaction.statedType = entry.statedType
+                            if productTypes[entry.product] == nil {
+                                transaction.productType = entry.statedType ?? .consumable
+                                transaction.typeSource = entry.statedType != nil ? .response : .fallback
+                            }
+                            transaction.note(entry.values, source: .response, into: &evidence)
                             let delivery = ExportDeliveries.Delivery(transaction)
                             writer.begin(line: entry.line, key: delivery.key, version: delivery.version)
                             MappedSpill.setValues(
@@ -244,7 +260,7 @@ enum RevenueCatSource: InputSource {
             report: report, rejections: sink.rejections, active: active,
             purchases: (
                 DeliveredRange(input: index, path: path, spill: spill, lineOffset: 0, rejections: rejected), deliveries
-            ), rowEntitlements: rowEntitlements)
+            ), rowEntitlements: rowEntitlements, evidence: evidence)
     }
 
     /// Typed records kept in spills until every file is read, with the delivery of each.
@@ -254,6 +270,8 @@ enum RevenueCatSource: InputSource {
         var parts: [[ExportDeliveries.Delivery]] = []
         /// What the exports' rows say each product unlocks.
         var rowEntitlements = RowEntitlements()
+        /// What every row says of each product's type.
+        var evidence = ProductEvidence()
     }
 
     /// One range of one input's rows in a spill: the rejections found laying them out (at
@@ -296,6 +314,7 @@ enum RevenueCatSource: InputSource {
                     rejections: read.rejections))
             delivered.parts.append(read.deliveries)
             delivered.rowEntitlements.merge(read.rowEntitlements)
+            delivered.evidence.merge(read.evidence)
             offset += read.lineBreaks
         }
     }
@@ -306,12 +325,16 @@ enum RevenueCatSource: InputSource {
         var digests: [Fed]
     }
 
-    /// Feeds the latest delivery of every transaction to the stream, range by range on every
-    /// core, and hashes the files at `digesting` meanwhile.
+    /// Feeds every transaction to the stream, range by range on every core, and hashes the
+    /// files at `digesting` meanwhile. A transaction delivered once is fed as it is read; the
+    /// deliveries of one delivered more than once are kept aside and, once every range is
+    /// read, merged field by field (`DeliveryMerge`): the latest are fed, the others counted
+    /// as superseded.
     /// The deliveries are moved out of `delivered`, so that each range's array is freed as
     /// soon as it is merged, before the ledger grows.
     private static func feed(
-        _ delivered: inout DeliveredRows, digesting paths: [String], into stream: RecordStream
+        _ delivered: inout DeliveredRows, products: ProductFacts, digesting paths: [String],
+        into stream: RecordStream
     ) throws(GrandfatherError) -> FedRows {
         var parts = delivered.parts
         delivered.parts = []
@@ -341,18 +364,23 @@ enum RevenueCatSource: InputSource {
                     let range = ranges[index]
                     var sink = stream.sink(
                         file: range.path, kind: .transactions, customerSource: .exportRow)
-                    var superseded = 0
+                    var repeated: [Repeated] = []
                     try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
-                        if deliveries.isSuperseded(key: key, version: version) {
-                            superseded += 1
+                        var record = MappedSpill.record(row)
+                        products.decide(&record, texts: MappedSpill.Texts(row: row))
+                        if deliveries.isRepeated(key: key) {
+                            repeated.append(
+                                Repeated(
+                                    key: key, line: row.line,
+                                    delivery: DeliveryMerge.Delivery(
+                                        record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
+                                        version: version)))
                         } else {
-                            sink.accept(
-                                transaction: MappedSpill.record(row), texts: MappedSpill.Texts(row: row), line: row.line
-                            )
+                            sink.accept(transaction: record, texts: MappedSpill.Texts(row: row), line: row.line)
                         }
                     }
                     sink.flush()
-                    return Fed(sink: sink, superseded: superseded)
+                    return Fed(sink: sink, repeated: repeated)
                 })
         }
         // Each range's batches and spill buffers, freed on the threads that fed them.
@@ -360,7 +388,49 @@ enum RevenueCatSource: InputSource {
         var result = FedRows(ranges: [], digests: [])
         for index in ranges.indices { result.ranges.append(try fed.take(index)) }
         for index in paths.indices { result.digests.append(try fed.take(ranges.count + index)) }
+        feedMerged(&result.ranges, ranges: ranges, into: stream)
         return result
+    }
+
+    /// Merges the deliveries of each transaction delivered more than once, kept aside by
+    /// every range, and feeds the latest to the stream, each accounted for in the range (and
+    /// at the line) it was read from.
+    private static func feedMerged(_ fed: inout [Fed], ranges: [DeliveredRange], into stream: RecordStream) {
+        // Every delivery of a key, in range order and then line order: the order read.
+        var byKey: [Int: [(range: Int, repeated: Int)]] = [:]
+        for range in fed.indices {
+            for (index, repeated) in fed[range].repeated.enumerated() {
+                byKey[repeated.key, default: []].append((range, index))
+            }
+        }
+        var kept = [[(line: Int, delivery: DeliveryMerge.Delivery)]](repeating: [], count: fed.count)
+        for members in byKey.values {
+            let merged = DeliveryMerge.latest(members.map { fed[$0.range].repeated[$0.repeated].delivery })
+            var isKept = Set<Int>()
+            for (index, delivery) in merged.kept {
+                let member = members[index]
+                kept[member.range].append((fed[member.range].repeated[member.repeated].line, delivery))
+                isKept.insert(index)
+            }
+            for index in members.indices where !isKept.contains(index) { fed[members[index].range].superseded += 1 }
+        }
+        for range in fed.indices {
+            fed[range].repeated = []
+            guard !kept[range].isEmpty else { continue }
+            var sink = stream.sink(file: ranges[range].path, kind: .transactions, customerSource: .exportRow)
+            for (line, delivery) in kept[range].sorted(by: { $0.line < $1.line }) {
+                sink.accept(transaction: delivery.record, texts: delivery.texts, line: line)
+            }
+            sink.flush()
+            fed[range].add(sink)
+        }
+    }
+
+    /// A delivery of a transaction delivered more than once, kept aside by its range.
+    private struct Repeated: Sendable {
+        var key: Int
+        var line: Int
+        var delivery: DeliveryMerge.Delivery
     }
 
     /// Every range of every file, files in the order given.
@@ -408,13 +478,20 @@ enum RevenueCatSource: InputSource {
             self.storedSize = storedSize
         }
 
-        init(sink: IngestSink, superseded: Int) {
-            rowsRead = sink.rowsRead
-            rowsAccepted = sink.rowsAccepted
-            exactDuplicates = sink.exactDuplicates
-            sandboxRows = sink.sandboxRows
-            rejections = sink.rejections
-            self.superseded = superseded
+        /// Deliveries of transactions delivered more than once, for `feedMerged`.
+        var repeated: [Repeated] = []
+
+        init(sink: IngestSink, repeated: [Repeated]) {
+            self.repeated = repeated
+            add(sink)
+        }
+
+        mutating func add(_ sink: IngestSink) {
+            rowsRead += sink.rowsRead
+            rowsAccepted += sink.rowsAccepted
+            exactDuplicates += sink.exactDuplicates
+            sandboxRows += sink.sandboxRows
+            rejections += sink.rejections
         }
     }
 }

@@ -28,6 +28,13 @@ enum SubscriberPurchases {
         var path: String
         /// A member of `subscriptions` or an item of `non_subscriptions`.
         var shape: TransactionShape
+        var product: String
+        /// What the response's shape implies of the product's type (`nil`: nothing): a
+        /// subscription renews (unless its store is `promotional`); an item an entitlement
+        /// names is time-limited when RevenueCat shows that entitlement with an
+        /// `expires_date`, else a non-consumable; a promotional grant an entitlement names is
+        /// a non-consumable (its own expiry ends it, SPEC §9).
+        var statedType: ProductType?
     }
 
     /// A purchase that cannot be read: its line and why.
@@ -60,7 +67,7 @@ enum SubscriberPurchases {
                     entry(
                         purchase, path: path, customer: customer, product: member.key, requested: requested,
                         fallbackID: "rc:\(customer):\(member.key)", isSubscription: true,
-                        entitlements: entitlements[member.key] ?? []))
+                        entitlements: entitlements[member.key] ?? Granted()))
             }
         }
         if let items = subscriber["non_subscriptions"], items.value != .null {
@@ -90,21 +97,30 @@ enum SubscriberPurchases {
                         entry(
                             item, path: "\(path)[\(index)]", customer: customer, product: member.key,
                             requested: requested, fallbackID: fallbackID, isSubscription: false,
-                            entitlements: entitlements[member.key] ?? []))
+                            entitlements: entitlements[member.key] ?? Granted()))
                 }
             }
         }
         return entries
     }
 
+    /// The entitlements the response's `entitlements` map grants through one product, and
+    /// whether any of them shows an `expires_date`.
+    private struct Granted {
+        var names: [String] = []
+        var expires = false
+    }
+
     /// The entitlements the response's `entitlements` map grants through each product.
-    private static func productEntitlements(_ subscriber: JSONValue.Located) -> [String: [String]] {
-        var granted: [String: [String]] = [:]
+    private static func productEntitlements(_ subscriber: JSONValue.Located) -> [String: Granted] {
+        var granted: [String: Granted] = [:]
         for member in subscriber["entitlements"]?.value.members ?? [] {
-            if case .string(let product)? = member.value.members?.first(where: { $0.key == "product_identifier" })?
-                .value
-            {
-                granted[product, default: []].append(member.key)
+            let fields = member.value.members ?? []
+            if case .string(let product)? = fields.first(where: { $0.key == "product_identifier" })?.value {
+                granted[product, default: Granted()].names.append(member.key)
+                if case .string? = fields.first(where: { $0.key == "expires_date" })?.value {
+                    granted[product]?.expires = true
+                }
             }
         }
         return granted
@@ -112,7 +128,7 @@ enum SubscriberPurchases {
 
     private static func entry(
         _ purchase: JSONValue.Located, path: String, customer: String, product: String, requested: Instant?,
-        fallbackID: String?, isSubscription: Bool, entitlements: [String]
+        fallbackID: String?, isSubscription: Bool, entitlements: Granted
     ) -> Result<Entry, Problem> {
         guard purchase.isObject else {
             return .failure(Problem(line: purchase.line, reason: notAn(path, purchase)))
@@ -146,14 +162,21 @@ enum SubscriberPurchases {
         if !values.has(.storeTransactionID), let fallbackID { values.set(.storeTransactionID, fallbackID) }
         let promotional = values.read(.store) { ExportStore.read($0) == .promotional } ?? false
         values.set(.isAutoRenewable, isSubscription && !promotional ? "true" : "false")
-        if !entitlements.isEmpty {
-            values.set(.entitlementIdentifiers, "[" + entitlements.joined(separator: ",") + "]")
+        if !entitlements.names.isEmpty {
+            values.set(.entitlementIdentifiers, "[" + entitlements.names.joined(separator: ",") + "]")
         }
         if let requested { values.set(.updatedAt, requested.iso8601) }
+        var stated: ProductType?
+        if isSubscription && !promotional {
+            stated = .autoRenewable
+        } else if !entitlements.names.isEmpty {
+            stated = entitlements.expires && !isSubscription ? .nonRenewing : .nonConsumable
+        }
         return .success(
             Entry(
                 values: values, line: purchase.line, path: path,
-                shape: isSubscription ? .subscriberSubscription : .subscriberItem))
+                shape: isSubscription ? .subscriberSubscription : .subscriberItem, product: product,
+                statedType: stated))
     }
 
     /// A scalar member as text (a string, a number's literal, a boolean as `true`/`false`);

@@ -42,7 +42,7 @@ enum WarehouseTransaction {
             }
             return .success(
                 MappedTransaction(
-                    productType: productType, purchaseDate: purchased,
+                    productType: productType, typeSource: .record, purchaseDate: purchased,
                     expiresDate: try fields.instant(F.expiresDate.rawValue, name: F.expiresDate.name),
                     revocationDate: try fields.instant(F.revocationDate.rawValue, name: F.revocationDate.name),
                     ownership: try fields.enumeration(

@@ -21,7 +21,8 @@ struct MappedSpillTests {
                 provenance.set(fact, to: maybe(TransactionShape.allCases.randomElement(using: &random)!))
             }
             let record = MappedTransaction(
-                productType: ProductType.allCases.randomElement(using: &random)!, purchaseDate: instant(),
+                productType: ProductType.allCases.randomElement(using: &random)!,
+                typeSource: ProductTypeSource.allCases.randomElement(using: &random)!, purchaseDate: instant(),
                 expiresDate: maybe(instant()), revocationDate: maybe(instant()),
                 ownership: OwnershipType.allCases.randomElement(using: &random)!,
                 environment: Environment.allCases.randomElement(using: &random)!,

@@ -78,7 +78,8 @@ struct TwinData: Sendable {
     /// The same data moved to what RevenueCat can say, so that most customers are compared
     /// (the drawn data leaves most out, `TwinGap`): every customer in production, on iOS
     /// unless on macOS, without a preorder; an iOS customers row, with a version and a date by
-    /// turns, for every id transactions name without one (orphans); and the renewal state the
+    /// turns, for every id transactions name without one (orphans); each product one type (its
+    /// first row's: a product is one thing to RevenueCat, SPEC §9); and the renewal state the
     /// export writes for each row whose own state would give another result.
     var fittedToRevenueCat: TwinData {
         var fitted = self
@@ -95,6 +96,12 @@ struct TwinData: Sendable {
                     id: row.customer, platform: "ios", version: Pools.versions[turn % Pools.versions.count],
                     purchased: Pools.dates[turn % Pools.dates.count], isSandbox: false, preordered: nil, storefront: nil
                 ))
+        }
+        var types: [String: String] = [:]
+        for index in fitted.transactions.indices {
+            let row = fitted.transactions[index]
+            fitted.transactions[index].type = types[row.product, default: row.type]
+            types[row.product] = fitted.transactions[index].type
         }
         for index in fitted.transactions.indices where TwinGap.gap(fitted.transactions[index]) != nil {
             fitted.transactions[index].state = TwinGap.exportState(fitted.transactions[index])

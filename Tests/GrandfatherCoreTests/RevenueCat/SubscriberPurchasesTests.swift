@@ -56,6 +56,26 @@ struct SubscriberPurchasesTests {
         #expect(run.audit.rejections.isEmpty)
     }
 
+    @Test("a later response's item replaces only what an item states: the export's family sharing stays")
+    func aLaterItemKeepsTheExportsOwnership() throws {
+        let export =
+            "rc_original_app_user_id,product_identifier,start_time,store,is_auto_renewable,store_transaction_id,"
+            + "ownership_type,entitlement_identifiers,updated_at\n"
+            + "fam,lifetime,2024-02-01 00:00:00,app_store,false,t-fam,FAMILY_SHARED,[pro],2024-02-01 00:00:05\n"
+        let response = Self.body(
+            "fam", requested: "2024-06-01T00:00:00Z",
+            items: #"{"lifetime": [{"id": "p1", "store": "app_store", "store_transaction_id": "t-fam", "#
+                + #""purchase_date": "2024-02-01T00:00:00Z"}]}"#,
+            entitlements: #"{"pro": {"expires_date": null, "product_identifier": "lifetime"}}"#)
+        let run = try AuditFixture.run([
+            FixtureFile("export.csv", export), FixtureFile("subscribers.jsonl", response + "\n"),
+        ])
+        #expect(run.input("export.csv")?.superseded == 1)
+        #expect(run.flags("fam").contains("family_shared_only"))
+        #expect(run.grants("fam").map(\.source) == [.familyShared])
+        #expect(run.audit.rejections.isEmpty)
+    }
+
     @Test("an item is non-consumable when the response's entitlements name its product, else consumable")
     func itemTypes() throws {
         let items =

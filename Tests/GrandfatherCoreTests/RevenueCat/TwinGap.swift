@@ -10,6 +10,7 @@ enum TwinGap: Int, CaseIterable {
     case refundInBillingRetry
     case graceOutsideGracePeriod
     case conflictWrittenOtherwise
+    case consumableOfATypedProduct
 
     var reason: String {
         switch self {
@@ -30,6 +31,9 @@ enum TwinGap: Int, CaseIterable {
         case .conflictWrittenOtherwise:
             return "conflicting versions that differ only in a renewal_state the export cannot write, or whose "
                 + "SPEC §8.19 tie it breaks otherwise"
+        case .consumableOfATypedProduct:
+            return "a consumable row of a product other rows give another type: an export row states no type for "
+                + "a consumable, so it takes its product's (SPEC §9, Product facts)"
         }
     }
 
@@ -70,6 +74,11 @@ enum TwinGap: Int, CaseIterable {
         // Sandbox rows are dropped before anything else (SPEC §8.8).
         let rows = data.transactions.filter { !$0.isSandbox }
         for row in rows { if let gap = gap(row) { gaps[row.customer, default: []].insert(gap) } }
+        // Every row, sandbox ones too, is evidence of its product's type.
+        let typed = Set(data.transactions.filter { $0.type != "consumable" }.map(\.product))
+        for row in rows where row.type == "consumable" && typed.contains(row.product) {
+            gaps[row.customer, default: []].insert(.consumableOfATypedProduct)
+        }
         for (_, versions) in Dictionary(grouping: rows, by: \.id) {
             for customer in conflictsWrittenOtherwise(Set(versions)) {
                 gaps[customer, default: []].insert(.conflictWrittenOtherwise)

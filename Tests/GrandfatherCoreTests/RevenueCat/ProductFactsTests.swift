@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import GrandfatherCore
+
+/// A product's type is a fact about the product, drawn from every row and source of the run
+/// (SPEC §9, Product facts): the policy's, then what export rows state, then what a
+/// response's shape implies, then the fallback.
+struct ProductFactsTests {
+    static let exportHeader =
+        "rc_original_app_user_id,product_identifier,product_duration,start_time,store,is_auto_renewable,"
+        + "store_transaction_id,entitlement_identifiers,updated_at\n"
+
+    /// A response for `id` at 2024-06-01, holding one item of `product`.
+    static func response(_ id: String, product: String, transaction: String, entitlements: String) -> String {
+        SubscriberPurchasesTests.body(
+            id, requested: "2024-06-01T00:00:00Z",
+            items: #"{"\#(product)": [{"id": "p-\#(id)", "store": "app_store", "#
+                + #""store_transaction_id": "\#(transaction)", "purchase_date": "2024-02-01T00:00:00Z"}]}"#,
+            entitlements: entitlements) + "\n"
+    }
+
+    @Test("a response's item an entitlement map does not name stays what the export says: a non-consumable")
+    func exportOutranksTheResponsesShape() throws {
+        // RevenueCat's entitlements map names one product per entitlement: here a promotional grant.
+        let export =
+            Self.exportHeader
+            + "ann,lifetime,,2024-02-01 00:00:00,app_store,false,t-ann,[premium],2024-02-01 00:00:05\n"
+        let run = try AuditFixture.run([
+            FixtureFile("export.csv", export),
+            FixtureFile(
+                "subscribers.jsonl",
+                Self.response(
+                    "ann", product: "lifetime", transaction: "t-ann",
+                    entitlements: #"{"premium": {"expires_date": null, "product_identifier": "rc_promo_premium"}}"#)),
+        ])
+        #expect(!run.flags("ann").contains("consumable_only"))
+        #expect(run.grants("ann").map(\.source) == [.purchase])
+        #expect(run.audit.rejections.isEmpty)
+    }
+
+    @Test("a pass the export gives a duration stays non-renewing after a response: its term ends it")
+    func aPassStaysTimeLimited() throws {
+        // Bought 2024-02-01 for 30 days; as-of 2024-06-01. A non-consumable would never end.
+        let export =
+            Self.exportHeader
+            + "bea,pass.30days,P1M,2024-02-01 00:00:00,app_store,false,t-bea,[premium],2024-02-01 00:00:05\n"
+        let run = try AuditFixture.run([
+            FixtureFile("export.csv", export),
+            FixtureFile(
+                "subscribers.jsonl",
+                Self.response(
+                    "bea", product: "pass.30days", transaction: "t-bea",
+                    entitlements: #"{"premium": {"expires_date": null, "product_identifier": "pass.30days"}}"#)),
+        ])
+        #expect(run.customerClass("bea") == .lapsed)
+        #expect(run.grants("bea").isEmpty)
+    }
+
+    @Test("an export row that states nothing takes what its product's other rows state")
+    func aSilentRowTakesItsProducts() throws {
+        let export =
+            Self.exportHeader
+            + "cal,lifetime,,2024-02-01 00:00:00,app_store,false,t-cal-1,[premium],2024-02-01 00:00:05\n"
+            + "dan,lifetime,,2024-02-02 00:00:00,app_store,false,t-dan-1,,2024-02-02 00:00:05\n"
+        let run = try AuditFixture.run([FixtureFile("export.csv", export)])
+        #expect(!run.flags("dan").contains("consumable_only"))
+        #expect(run.grants("dan").map(\.source) == [.purchase])
+    }
+
+    @Test("an item a timed entitlement names is time-limited; with no export, the response's shape decides")
+    func aTimedItemAlone() throws {
+        let run = try AuditFixture.run([
+            FixtureFile(
+                "subscribers.jsonl",
+                Self.response(
+                    "eve", product: "pass.30days", transaction: "t-eve",
+                    entitlements:
+                        #"{"premium": {"expires_date": "2024-03-02T00:00:00Z", "product_identifier": "pass.30days"}}"#
+                ))
+        ])
+        #expect(run.customerClass("eve") == .lapsed)
+        #expect(!run.flags("eve").contains("consumable_only"))
+    }
+
+    @Test("evidence by source: the strongest source with a word decides, and a disagreement is told")
+    func decisions() {
+        var evidence = ProductEvidence()
+        func note(_ product: String, _ source: ProductTypeSource, _ stated: ProductType?, times: Int = 1) {
+            for _ in 0..<times {
+                evidence.note(
+                    product: Array(product.utf8).span, rowType: stated ?? .consumable, source: source, stated: stated)
+            }
+        }
+        note("a", .export, .nonRenewing, times: 2)
+        note("a", .export, .nonConsumable)
+        note("a", .response, .nonConsumable, times: 5)
+        note("b", .response, .autoRenewable)
+        note("b", .export, nil, times: 3)
+        note("c", .export, nil)
+        note("d", .export, .nonConsumable)
+        let decided = Dictionary(
+            uniqueKeysWithValues: evidence.decisions(policy: ["d": .consumable]).values.map { ($0.product, $0) })
+        #expect(
+            decided["a"]?.type == .nonRenewing && decided["a"]?.source == .export && decided["a"]?.disagrees == true)
+        #expect(decided["b"]?.type == .autoRenewable && decided["b"]?.source == .response && decided["b"]?.silent == 3)
+        #expect(decided["b"]?.disagrees == false)
+        #expect(decided["c"]?.type == .consumable && decided["c"]?.source == .fallback)
+        #expect(
+            decided["d"]?.type == .consumable && decided["d"]?.source == .policy && decided["d"]?.disagrees == false)
+    }
+}
