@@ -68,6 +68,7 @@ enum ValidationReport {
         if let warning = AppStoreSection.warning(audit.appStore) { lines.append("warning: \(warning)") }
         lines.append(contentsOf: AppStoreSection.lines(audit.appStore))
         if let merged = MergedIDsSection.line(audit) { lines.append(merged) }
+        lines.append(contentsOf: ProductFindings.lines(audit.productFindings))
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }

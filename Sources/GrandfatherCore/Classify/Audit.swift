@@ -31,6 +31,8 @@ public struct Audit: Sendable {
     public var engine = Audit.engineJSON(["engine": "grandfather", "version": ToolVersion.current])
     /// What rows said each product unlocks (`RowEntitlements`), by product id.
     var rowEntitlements: [String: Set<String>] = [:]
+    /// The products whose type rests on weak evidence (SPEC §9, Product facts), in id order.
+    public var productFindings: [ProductFindings.Finding] = []
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -54,6 +56,7 @@ public struct Audit: Sendable {
         serviceEntitlements = ingested.serviceEntitlements
         mergedIDs = ingested.identities.merged
         rowEntitlements = ingested.rowEntitlements.byProduct
+        productFindings = ingested.productFindings
     }
 
     /// An engine's description as one JSON object, keys sorted.

@@ -15,6 +15,8 @@ struct Ingested: Sendable {
     var serviceEntitlements: [String: Set<String>] = [:]
     /// What the rows of sources that state it say each product unlocks.
     var rowEntitlements = RowEntitlements()
+    /// The products whose type rests on weak evidence (`ProductFindings`).
+    var productFindings: [ProductFindings.Finding] = []
     /// Which customer ids the run merged, onto which customer.
     var identities = CustomerIdentities()
 }
@@ -47,6 +49,7 @@ enum IngestStage {
             ingested.unlinkedCustomers.formUnion(outcome.unlinkedCustomers)
             ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
             ingested.rowEntitlements.merge(outcome.rowEntitlements)
+            ingested.productFindings += outcome.productFindings
             if let summary = outcome.appStore { ingested.appStore = summary }
             if !outcome.identities.isEmpty {
                 // Read before any source of records (`InputSources`): every record after is

@@ -56,8 +56,8 @@ struct SourceOutcome: Sendable {
     var serviceEntitlements: [String: Set<String>] = [:]
     /// What the source's rows say each product unlocks, where they say it.
     var rowEntitlements = RowEntitlements()
-    /// Each product's type as a source's rows decided it (`ProductFacts`), for reports.
-    var productDecisions: [String: ProductEvidence.Decision] = [:]
+    /// The products whose type rests on weak evidence, for the reports.
+    var productFindings: [ProductFindings.Finding] = []
     /// Which customer ids name one customer; a source that gives them is read before any
     /// source of records.
     var identities = CustomerIdentities()

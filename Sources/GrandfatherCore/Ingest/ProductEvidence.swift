@@ -10,17 +10,31 @@
 struct ProductEvidence: Sendable, Equatable {
     typealias Source = ProductTypeSource
 
-    /// What the rows of one product said.
+    /// What the rows of one product said: a handful of counters, so that noting a row
+    /// (every row of an export) is one table lookup and a few adds.
     struct Tally: Sendable, Equatable {
         var name: String
-        /// Rows stating each type, by the source that stated it.
-        var stated: [Source: [ProductType: Int]] = [:]
+        /// Rows stating each type, by source: `4 * source + type code`.
+        var counts = InlineArray<20, Int>(repeating: 0)
         /// Rows that stated nothing of the type (an export row with none of the three columns,
         /// a response's item no entitlement names).
         var silent = 0
-        /// The types rows were read as, each on its own: where the decision differs, the rows
-        /// are given the product's type when fed.
-        var rowTypes: Set<ProductType> = []
+
+        /// Rows stating each type, by the source that stated it.
+        var stated: [Source: [ProductType: Int]] {
+            var stated: [Source: [ProductType: Int]] = [:]
+            for source in Source.allCases {
+                for type in ProductType.allCases where counts[4 * Int(source.rawValue) + Int(type.code)] > 0 {
+                    stated[source, default: [:]][type] = counts[4 * Int(source.rawValue) + Int(type.code)]
+                }
+            }
+            return stated
+        }
+
+        static func == (lhs: Tally, rhs: Tally) -> Bool {
+            lhs.name == rhs.name && lhs.silent == rhs.silent
+                && (0..<20).allSatisfy { lhs.counts[$0] == rhs.counts[$0] }
+        }
     }
 
     /// Tallies by a hash of the product id's bytes, so that noting a row makes no string.
@@ -29,23 +43,19 @@ struct ProductEvidence: Sendable, Equatable {
     var isEmpty: Bool { tallies.isEmpty }
 
     static func key(_ product: Span<UInt8>) -> Int {
-        var hasher = Hasher()
-        for index in product.indices { hasher.combine(product[index]) }
-        return hasher.finalize()
+        Int(truncatingIfNeeded: StableHash.of(product))
     }
 
-    /// Notes one row of `product`, read as `rowType`, whose `source` states `stated` (`nil`:
-    /// nothing).
-    mutating func note(product: Span<UInt8>, rowType: ProductType, source: Source, stated: ProductType?) {
+    /// Notes one row of `product`, whose `source` states `stated` (`nil`: nothing).
+    mutating func note(product: Span<UInt8>, source: Source, stated: ProductType?) {
         let key = Self.key(product)
         if tallies[key] == nil {
             var name: [UInt8] = []
             for index in product.indices { name.append(product[index]) }
             tallies[key] = Tally(name: String(decoding: name, as: UTF8.self))
         }
-        tallies[key]?.rowTypes.insert(rowType)
         if let stated {
-            tallies[key]?.stated[source, default: [:]][stated, default: 0] += 1
+            tallies[key]?.counts[4 * Int(source.rawValue) + Int(stated.code)] += 1
         } else {
             tallies[key]?.silent += 1
         }
@@ -59,10 +69,7 @@ struct ProductEvidence: Sendable, Equatable {
                 continue
             }
             mine.silent += tally.silent
-            mine.rowTypes.formUnion(tally.rowTypes)
-            for (source, counts) in tally.stated {
-                mine.stated[source, default: [:]].merge(counts, uniquingKeysWith: +)
-            }
+            for index in 0..<20 { mine.counts[index] += tally.counts[index] }
             tallies[key] = mine
         }
     }
@@ -87,15 +94,16 @@ struct ProductEvidence: Sendable, Equatable {
         var decided: [Int: Decision] = [:]
         for (key, tally) in tallies {
             var bySource: [Source: ProductType] = [:]
-            for (source, counts) in tally.stated {
+            let stated = tally.stated
+            for (source, counts) in stated {
                 bySource[source] = counts.max { ($0.value, -Int($0.key.code)) < ($1.value, -Int($1.key.code)) }?.key
             }
-            let distinct = Set(tally.stated.values.flatMap(\.keys))
+            let distinct = Set(stated.values.flatMap(\.keys))
             if let type = policy[tally.name] { bySource[.policy] = type }
             let source = bySource.keys.min() ?? .fallback
             decided[key] = Decision(
                 product: tally.name, type: bySource[source] ?? .consumable, source: source, bySource: bySource,
-                disagrees: source != .policy && distinct.count > 1, stated: tally.stated, silent: tally.silent)
+                disagrees: source != .policy && distinct.count > 1, stated: stated, silent: tally.silent)
         }
         return decided
     }
@@ -113,19 +121,37 @@ struct ProductFacts: Sendable {
     /// products some row stated less of: empty in most runs, and then rows are fed as read,
     /// with no lookup.
     private let weaker: [Int: [ProductEvidence.Source: ProductType]]
+    /// The products the reports list (`ProductFindings`), by key, with their ids: the
+    /// customers each touches are counted as rows are fed.
+    let listed: [Int: String]
 
     init(_ evidence: ProductEvidence, policy: [String: ProductType]) {
         var decisions: [String: ProductEvidence.Decision] = [:]
         var weaker: [Int: [ProductEvidence.Source: ProductType]] = [:]
+        var listed: [Int: String] = [:]
         for (key, decision) in evidence.decisions(policy: policy) {
             decisions[decision.product] = decision
+            if ProductFindings.lists(decision) { listed[key] = decision.product }
             guard decision.source != .policy, let tally = evidence.tallies[key] else { continue }
-            // Rows stated less than the strongest source did: silent ones, or responses' beside an export's.
-            let stronger = decision.bySource[.export] != nil && tally.stated[.response] != nil
-            if tally.silent > 0 || stronger { weaker[key] = decision.bySource }
+            // Rows stated less than the strongest source did: silent ones beside any word, or
+            // responses' beside an export's.
+            let exported = decision.bySource[.export] != nil
+            let responded = decision.stated[.response] != nil
+            if (tally.silent > 0 && (exported || responded)) || (exported && responded) {
+                weaker[key] = decision.bySource
+            }
         }
         self.decisions = decisions
         self.weaker = weaker
+        self.listed = listed
+    }
+
+    /// The key of the record's product when the reports list it, else `nil`.
+    func listedKey(_ texts: some TransactionTexts) -> Int? {
+        guard !listed.isEmpty, let key = texts.read(.productID, ProductEvidence.key), listed[key] != nil else {
+            return nil
+        }
+        return key
     }
 
     /// Gives `record` what its product's stronger evidence states, where the record's own

@@ -21,9 +21,12 @@ public enum SummaryJSON {
         var appStore: AppStoreSummaryJSON?
         /// Present when RevenueCat's webhook events merged customer ids.
         var mergedIDs: MergedIDsSection.Counts?
+        /// Present when a product's type rests on weak evidence (`ProductFindings`).
+        var productsToSettle: [ProductFindings.Finding]?
 
         enum CodingKeys: String, CodingKey {
             case schema, status, customers, classes, flags, policy
+            case productsToSettle = "products_to_settle"
             case appStore = "app_store"
             case mergedIDs = "merged_ids"
             case toolVersion = "tool_version"
@@ -190,7 +193,8 @@ public enum SummaryJSON {
             changesSincePreviousRun: Changes(audit.changes),
             revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates),
             appStore: audit.appStore.map(AppStoreSummaryJSON.init),
-            mergedIDs: MergedIDsSection.counts(audit))
+            mergedIDs: MergedIDsSection.counts(audit),
+            productsToSettle: audit.productFindings.isEmpty ? nil : audit.productFindings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

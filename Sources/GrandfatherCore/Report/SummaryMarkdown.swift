@@ -58,6 +58,7 @@ public enum SummaryMarkdown {
         md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
         for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
         if let line = MergedIDsSection.line(audit) { md += line + "\n\n" }
+        md += ProductFindings.markdown(audit.productFindings)
 
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)

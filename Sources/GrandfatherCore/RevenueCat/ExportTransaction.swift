@@ -149,7 +149,7 @@ struct ExportTransaction: Equatable, Sendable {
     func note<Values: ExportValues>(_ row: Values, source: ProductEvidence.Source, into evidence: inout ProductEvidence)
     {
         _ = row.read(.productID) {
-            evidence.note(product: $0, rowType: productType, source: source, stated: statedType)
+            evidence.note(product: $0, source: source, stated: statedType)
         }
     }
 

@@ -106,7 +106,6 @@ enum RevenueCatSource: InputSource {
         }
         outcome.rowEntitlements.merge(delivered.rowEntitlements)
         let products = ProductFacts(delivered.evidence, policy: productTypes)
-        outcome.productDecisions = products.decisions
         let fed = try feed(
             &delivered, products: products, digesting: exports.map { inputs[$0].description.path }, into: stream)
         for (index, digest) in zip(exports, fed.digests) {
@@ -114,6 +113,13 @@ enum RevenueCatSource: InputSource {
             files[index]?.report.sizeBytes = digest.storedSize
             files[index]?.report.sha256 = digest.digest
         }
+        var touched: [Int: Set<UInt64>] = [:]
+        for range in fed.ranges { touched.merge(range.touched) { $0.union($1) } }
+        outcome.productFindings = ProductFindings.findings(
+            products.decisions,
+            customers: Dictionary(
+                touched.compactMap { key, customers in products.listed[key].map { ($0, customers.count) } },
+                uniquingKeysWith: +))
         for (range, result) in zip(delivered.ranges, fed.ranges) {
             guard var file = files[range.input] else { continue }
             file.rejections += range.rejections + result.rejections
@@ -365,9 +371,17 @@ enum RevenueCatSource: InputSource {
                     var sink = stream.sink(
                         file: range.path, kind: .transactions, customerSource: .exportRow)
                     var repeated: [Repeated] = []
+                    // The customers of each product the reports list, by hashes of their ids.
+                    var touched: [Int: Set<UInt64>] = [:]
                     try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
                         var record = MappedSpill.record(row)
-                        products.decide(&record, texts: MappedSpill.Texts(row: row))
+                        let texts = MappedSpill.Texts(row: row)
+                        products.decide(&record, texts: texts)
+                        if let product = products.listedKey(texts),
+                            let customer = texts.read(.customerID, StableHash.of)
+                        {
+                            touched[product, default: []].insert(customer)
+                        }
                         if deliveries.isRepeated(key: key) {
                             repeated.append(
                                 Repeated(
@@ -380,7 +394,9 @@ enum RevenueCatSource: InputSource {
                         }
                     }
                     sink.flush()
-                    return Fed(sink: sink, repeated: repeated)
+                    var result = Fed(sink: sink, repeated: repeated)
+                    result.touched = touched
+                    return result
                 })
         }
         // Each range's batches and spill buffers, freed on the threads that fed them.
@@ -480,6 +496,8 @@ enum RevenueCatSource: InputSource {
 
         /// Deliveries of transactions delivered more than once, for `feedMerged`.
         var repeated: [Repeated] = []
+        /// The customers of each product the reports list (`ProductFacts.listed`).
+        var touched: [Int: Set<UInt64>] = [:]
 
         init(sink: IngestSink, repeated: [Repeated]) {
             self.repeated = repeated

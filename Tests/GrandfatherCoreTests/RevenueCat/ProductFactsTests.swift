@@ -83,13 +83,49 @@ struct ProductFactsTests {
         #expect(!run.flags("eve").contains("consumable_only"))
     }
 
+    @Test("a product resting on the fallback, and one whose rows disagree, are listed with what settles them")
+    func findingsAreReported() throws {
+        let export =
+            Self.exportHeader
+            + "fay,tip,,2024-02-01 00:00:00,app_store,false,t-1,,2024-02-01 00:00:05\n"
+            + "gus,tip,,2024-02-02 00:00:00,app_store,false,t-2,,2024-02-02 00:00:05\n"
+            + "gus,odd,P1M,2024-02-03 00:00:00,app_store,false,t-3,,2024-02-03 00:00:05\n"
+            + "hal,odd,,2024-02-04 00:00:00,app_store,false,t-4,[premium],2024-02-04 00:00:05\n"
+            + "hal,odd,,2024-02-05 00:00:00,app_store,false,t-5,[premium],2024-02-05 00:00:05\n"
+            + "ivy,pro.monthly,,2024-02-06 00:00:00,app_store,true,t-6,[premium],2024-02-06 00:00:05\n"
+        let run = try AuditFixture.run([FixtureFile("export.csv", export)])
+        let findings = run.audit.productFindings
+        #expect(findings.map(\.product) == ["odd", "tip"])
+        let odd = try #require(findings.first)
+        #expect(odd.type == "non_consumable" && odd.source == "revenuecat_export" && odd.disagrees)
+        #expect(odd.evidence == ["revenuecat_export": ["non_renewing": 1, "non_consumable": 2]])
+        #expect(odd.customers == 2)
+        let tip = try #require(findings.last)
+        #expect(tip.type == "consumable" && tip.source == "fallback" && !tip.disagrees)
+        #expect(tip.silentRows == 2 && tip.customers == 2)
+        #expect(tip.suggestedEntry == #""tip": {"type": "consumable"}"#)
+        let json = String(decoding: try SummaryJSON.render(run.audit), as: UTF8.self)
+        #expect(json.contains("\"products_to_settle\""))
+        let markdown = String(decoding: SummaryMarkdown.render(run.audit), as: UTF8.self)
+        #expect(markdown.contains("## Products to settle"))
+        #expect(markdown.contains(#"settle it in the policy's products: "tip": {"type": "consumable"}"#))
+
+        // Settled in the policy, nothing is listed.
+        var policy = PolicySpec()
+        policy.productTypes = ["tip": "consumable", "odd": "non_consumable"]
+        let settled = try AuditFixture.run([FixtureFile("export.csv", export)], policy: policy)
+        #expect(settled.audit.productFindings.isEmpty)
+        let plain = String(decoding: try SummaryJSON.render(settled.audit), as: UTF8.self)
+        #expect(!plain.contains("products_to_settle"))
+    }
+
     @Test("evidence by source: the strongest source with a word decides, and a disagreement is told")
     func decisions() {
         var evidence = ProductEvidence()
         func note(_ product: String, _ source: ProductTypeSource, _ stated: ProductType?, times: Int = 1) {
             for _ in 0..<times {
                 evidence.note(
-                    product: Array(product.utf8).span, rowType: stated ?? .consumable, source: source, stated: stated)
+                    product: Array(product.utf8).span, source: source, stated: stated)
             }
         }
         note("a", .export, .nonRenewing, times: 2)

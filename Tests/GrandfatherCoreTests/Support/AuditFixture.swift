@@ -40,6 +40,8 @@ struct PolicySpec: Sendable {
         ("coins.100", [], nil),
         ("tip.jar", [], nil),
     ]
+    /// `products[id].type` by product id; a product not in `products` is added with no entitlements.
+    var productTypes: [String: String] = [:]
     var nonRenewingTermDays: Int?
     var edgeWindowHours: Double?
     /// 1 by default, so that tests of rejected rows never trip the threshold.
@@ -60,9 +62,12 @@ struct PolicySpec: Sendable {
         if let basis { cutover.append("\"basis\": \(quoted(basis))") }
         top.append("\"cutover\": {\(cutover.joined(separator: ", "))}")
         top.append("\"grandfathered_entitlements\": [\(grandfatheredEntitlements.map(quoted).joined(separator: ", "))]")
-        let productEntries = products.map { product -> String in
+        let listed = Set(products.map(\.0))
+        let added = productTypes.keys.sorted().filter { !listed.contains($0) }.map { ($0, [String](), Int?.none) }
+        let productEntries = (products + added).map { product -> String in
             var fields = ["\"entitlements\": [\(product.1.map(quoted).joined(separator: ", "))]"]
             if let term = product.2 { fields.append("\"term_days\": \(term)") }
+            if let type = productTypes[product.0] { fields.append("\"type\": \(quoted(type))") }
             return "\(quoted(product.0)): {\(fields.joined(separator: ", "))}"
         }
         top.append("\"products\": {\(productEntries.joined(separator: ",\n    "))}")

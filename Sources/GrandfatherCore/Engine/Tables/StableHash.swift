@@ -19,6 +19,14 @@ struct StableHash {
     }
 
     @inline(__always)
+    /// The hash of `bytes` alone: how a source outside the engine keys a table by a text it
+    /// has not made a string of.
+    static func of(_ bytes: Span<UInt8>) -> UInt64 {
+        var hash = StableHash()
+        bytes.withUnsafeBytes { hash.combine($0) }
+        return hash.value
+    }
+
     mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else {
             combine(UInt64(0xFE))

@@ -161,6 +161,8 @@ struct ReportPage {
     var trustWarning: String?
     /// The App Store lines of `summary.md`, when the run read App Store files.
     var appStoreLines: [String]
+    /// The products whose type rests on weak evidence, one line each, as `validate` gives them.
+    var productLines: [String]
     var inputs: [InputRow]
     var rowsRead, rowsAccepted, rowsRejected, rejectedFraction, maxRejectedFraction: String
     var classChart: Chart
@@ -203,6 +205,7 @@ struct ReportPage {
         ]
         trustWarning = AppStoreSection.warning(audit.appStore)
         appStoreLines = AppStoreSection.lines(audit.appStore)
+        productLines = ProductFindings.lines(audit.productFindings)
         inputs = audit.inputs.map {
             InputRow(
                 path: $0.path, kind: $0.kind.rawValue, format: $0.format.rawValue, size: String($0.sizeBytes),

@@ -94,7 +94,7 @@ enum Templates {
         </table>
         <p>Every file: rows read = accepted + rejected. Rejected fraction {{rejectedFraction}} \
         (max {{maxRejectedFraction}}); each rejected row is listed in <code>rejected.csv</code>.</p>
-        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}
+        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}{{#productLines}}<p>{{.}}</p>{{/productLines}}
         </section>
 
         <section id="classes">
