@@ -28,11 +28,16 @@ import Testing
     /// The table of what each transaction shape states, from `TransactionShape.facts`;
     /// `RECORD_DOCS=1 scripts/test` rewrites it, to be reviewed in `git diff`.
     @Test func readmeShapeTableIsTheCode() throws {
-        let path = Self.root.appendingPathComponent("README.md")
+        try Self.checkReadmeBlock("shape-facts", is: TransactionShape.markdownTable(), from: "TransactionShape.facts")
+    }
+
+    /// Requires README.md's text between `<!-- marker:begin -->` and `<!-- marker:end -->` to
+    /// be `table`; with `RECORD_DOCS=1`, writes it there instead.
+    static func checkReadmeBlock(_ marker: String, is table: String, from source: String) throws {
+        let path = root.appendingPathComponent("README.md")
         let readme = try String(contentsOf: path, encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- shape-facts:begin -->\n"))
-        let end = try #require(readme.range(of: "<!-- shape-facts:end -->"))
-        let table = TransactionShape.markdownTable()
+        let begin = try #require(readme.range(of: "<!-- \(marker):begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- \(marker):end -->"))
         if ProcessInfo.processInfo.environment["RECORD_DOCS"] == "1" {
             try (readme[..<begin.upperBound] + table + readme[end.lowerBound...]).write(
                 to: path, atomically: true, encoding: .utf8)
@@ -40,7 +45,7 @@ import Testing
         }
         #expect(
             String(readme[begin.upperBound..<end.lowerBound]) == table,
-            "README.md's shape table is not TransactionShape.facts: run RECORD_DOCS=1 scripts/test")
+            "README.md's \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
     }
 
     @Test func flagsCommandPrintsTheCatalog() throws {

@@ -49,15 +49,19 @@ struct ProductEvidence: Sendable, Equatable {
     /// Notes one row of `product`, whose `source` states `stated` (`nil`: nothing).
     mutating func note(product: Span<UInt8>, source: Source, stated: ProductType?) {
         let key = Self.key(product)
-        if tallies[key] == nil {
+        var index = tallies.index(forKey: key)
+        if index == nil {
             var name: [UInt8] = []
-            for index in product.indices { name.append(product[index]) }
+            for offset in product.indices { name.append(product[offset]) }
             tallies[key] = Tally(name: String(decoding: name, as: UTF8.self))
+            index = tallies.index(forKey: key)
         }
+        guard let index else { return }
+        // Through the values view: changed in place, never copied out and back.
         if let stated {
-            tallies[key]?.counts[4 * Int(source.rawValue) + Int(stated.code)] += 1
+            tallies.values[index].counts[4 * Int(source.rawValue) + Int(stated.code)] += 1
         } else {
-            tallies[key]?.silent += 1
+            tallies.values[index].silent += 1
         }
     }
 

@@ -16,18 +16,7 @@ import Testing
 
     /// `RECORD_DOCS=1 scripts/test` rewrites the table, to be reviewed in `git diff`.
     @Test func readmeHardeningTableIsTheCatalogue() throws {
-        let path = DocsTests.root.appendingPathComponent("README.md")
-        let readme = try String(contentsOf: path, encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- hostile-table:begin -->\n"))
-        let end = try #require(readme.range(of: "<!-- hostile-table:end -->"))
-        let table = HostileCase.markdownTable(HostileCatalogue.cases)
-        if ProcessInfo.processInfo.environment["RECORD_DOCS"] == "1" {
-            try (readme[..<begin.upperBound] + table + readme[end.lowerBound...]).write(
-                to: path, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(
-            String(readme[begin.upperBound..<end.lowerBound]) == table,
-            "README.md's hardening table is not the catalogue: run RECORD_DOCS=1 scripts/test")
+        try DocsTests.checkReadmeBlock(
+            "hostile-table", is: HostileCase.markdownTable(HostileCatalogue.cases), from: "the catalogue")
     }
 }

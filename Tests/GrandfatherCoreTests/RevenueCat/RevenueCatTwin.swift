@@ -109,6 +109,25 @@ struct TwinData: Sendable {
         return fitted
     }
 
+    /// The same data with one row per transaction id: each further distinct row of an id
+    /// (another version, or another customer's) gets an id of its own, so that no later
+    /// response resolves versions the canonical files keep apart.
+    var withUniqueTransactionIDs: TwinData {
+        var unique = self
+        var seen: [String: [Transaction]] = [:]
+        for index in unique.transactions.indices {
+            let row = unique.transactions[index]
+            let versions = seen[row.id, default: []]
+            if let same = versions.firstIndex(of: row) {
+                unique.transactions[index].id = same == 0 ? row.id : "\(row.id)~\(same)"
+            } else {
+                if !versions.isEmpty { unique.transactions[index].id = "\(row.id)~\(versions.count)" }
+                seen[row.id, default: []].append(row)
+            }
+        }
+        return unique
+    }
+
     // MARK: - Canonical files
 
     /// customers.csv and transactions.csv.
@@ -153,29 +172,49 @@ struct TwinData: Sendable {
     /// transaction, as the canonical files do (SPEC §8.23).
     static let updatedAt = Pools.asOf - 2 * Pools.day
 
+    /// When a response that holds its customer's purchases was asked for: after the export
+    /// was written, so that each of its purchases is the latest delivery of its transaction.
+    static let requestedAfter = updatedAt + Pools.day
+
     /// The export, the subscriber responses and the customer list.
-    /// - Parameter entitlements: RevenueCat's active entitlements per customer, name → expires
-    ///   date (`nil`: lifetime), which a response reports beside its facts.
-    func revenueCatFiles(seed: UInt64, entitlements: [String: [String: Instant?]]) -> [FixtureFile] {
+    /// - Parameters:
+    ///   - entitlements: RevenueCat's active entitlements per customer, name → expires date
+    ///     (`nil`: lifetime) and the product RevenueCat names for it, which a response
+    ///     reports beside its facts.
+    ///   - purchases: whether each response holds its customer's purchases, as RevenueCat
+    ///     shows them (`subscriptions`: the latest transaction of each auto-renewable product;
+    ///     `non_subscriptions`: every other one, with only what an item carries), asked for
+    ///     after the export was written; else none, asked for when the export was.
+    func revenueCatFiles(
+        seed: UInt64, entitlements: [String: [String: (expires: Instant?, product: String?)]], purchases: Bool = false
+    ) -> [FixtureFile] {
         var random = SplitMix(seed: seed)
         let platforms = Dictionary(customers.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first })
         var export = TwinExport(platforms: platforms, seed: random.next())
+        let byCustomer = Dictionary(grouping: transactions, by: \.customer)
         let responses = customers.map { customer in
-            let granted = (entitlements[customer.id] ?? [:]).sorted { $0.key < $1.key }.map { name, expires in
-                "\(quoted(name)): {\"expires_date\": \(expires.map { quoted($0.iso8601) } ?? "null")}"
+            let granted = (entitlements[customer.id] ?? [:]).sorted { $0.key < $1.key }.map { name, granted in
+                "\(quoted(name)): {\"expires_date\": \(granted.expires.map { quoted($0.iso8601) } ?? "null")"
+                    + (granted.product.map { ", \"product_identifier\": \(quoted($0))" } ?? "") + "}"
             }
+            var purchasesHeld: (subscriptions: String, items: String) = ("{}", "{}")
+            if purchases { purchasesHeld = Self.purchases(byCustomer[customer.id] ?? [], platform: customer.platform) }
             var version = customer.version.map(quoted) ?? "null"
             if let text = customer.version, text.first != "0", text.allSatisfy({ $0.isNumber || $0 == "." }),
                 text.filter({ $0 == "." }).count <= 1, Bool.random(using: &random)
             {
                 version = text
             }
-            return "{\"request_date\": \(quoted(Self.iso(Self.updatedAt))), \"subscriber\": {"
-                + "\"original_app_user_id\": \(quoted(customer.id)), \"original_application_version\": \(version), "
-                + "\"original_purchase_date\": \(customer.purchased.map { quoted(Self.iso($0)) } ?? "null"), "
+            let requested: String = quoted(Self.iso(purchases ? Self.requestedAfter : Self.updatedAt))
+            let purchased: String = customer.purchased.map { quoted(Self.iso($0)) } ?? "null"
+            let facts: String =
+                "\"original_app_user_id\": \(quoted(customer.id)), \"original_application_version\": \(version), "
+                + "\"original_purchase_date\": \(purchased), "
                 + "\"first_seen\": \(quoted(Self.iso(Pools.cutover - 30 * Pools.day))), "
-                + "\"entitlements\": {\(granted.joined(separator: ", "))}, \"subscriptions\": {}, "
-                + "\"non_subscriptions\": {}, \"other_purchases\": {}}}\n"
+            let held: String =
+                "\"entitlements\": {\(granted.joined(separator: ", "))}, \"subscriptions\": \(purchasesHeld.subscriptions), "
+                + "\"non_subscriptions\": \(purchasesHeld.items), \"other_purchases\": {}"
+            return "{\"request_date\": \(requested), \"subscriber\": {" + facts + held + "}}\n"
         }
         let testers = Set(transactions.filter(\.isSandbox).map(\.customer))
         let list = customers.map { customer in
@@ -192,6 +231,51 @@ struct TwinData: Sendable {
             FixtureFile("subscribers.jsonl", responses.joined()),
             FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions))),
         ]
+    }
+
+    /// A customer's purchases as a response holds them: `subscriptions` keyed by product, the
+    /// latest transaction of each auto-renewable one; `non_subscriptions` every other one,
+    /// with only what an item carries (FORMATS.md §b).
+    static func purchases(_ rows: [Transaction], platform: String) -> (subscriptions: String, items: String) {
+        let store = quoted(platform == "macos" ? "mac_app_store" : "app_store")
+        func price(_ row: Transaction) -> String? {
+            switch row.price {
+            case 1: return "\"price\": {\"amount\": 4.99, \"currency\": \"USD\"}"
+            case 2: return "\"price\": {\"amount\": 0, \"currency\": null}"
+            default: return nil
+            }
+        }
+        func time(_ seconds: Int64?) -> String { seconds.map { quoted(iso($0)) } ?? "null" }
+        var latest: [String: Transaction] = [:]
+        for row in rows where row.type == "auto_renewable" {
+            if let kept = latest[row.product], (kept.purchased, kept.id) >= (row.purchased, row.id) { continue }
+            latest[row.product] = row
+        }
+        let subscriptions = latest.keys.sorted().compactMap { product -> String? in
+            guard let row = latest[product] else { return nil }
+            let fields = [
+                "\"store\": \(store)", "\"store_transaction_id\": \(quoted(row.id))",
+                "\"purchase_date\": \(time(row.purchased))", "\"expires_date\": \(time(row.expires))",
+                "\"refunded_at\": \(time(row.revoked))", "\"grace_period_expires_date\": \(time(row.grace))",
+                "\"billing_issues_detected_at\": "
+                    + (row.state == "in_billing_retry" ? time(row.expires ?? row.purchased) : "null"),
+                "\"is_sandbox\": \(row.isSandbox)",
+                "\"ownership_type\": \(quoted(row.familyShared ? "FAMILY_SHARED" : "PURCHASED"))",
+            ]
+            return "\(quoted(product)): {" + (fields + [price(row)].compactMap { $0 }).joined(separator: ", ") + "}"
+        }
+        var items: [String: [String]] = [:]
+        for row in rows where row.type != "auto_renewable" {
+            let fields = [
+                "\"id\": \(quoted("p-" + row.id))", "\"store\": \(store)",
+                "\"store_transaction_id\": \(quoted(row.id))", "\"purchase_date\": \(time(row.purchased))",
+                "\"is_sandbox\": \(row.isSandbox)",
+            ]
+            items[row.product, default: []].append(
+                "{" + (fields + [price(row)].compactMap { $0 }).joined(separator: ", ") + "}")
+        }
+        let listed = items.keys.sorted().map { "\(quoted($0)): [\(items[$0, default: []].joined(separator: ", "))]" }
+        return ("{" + subscriptions.joined(separator: ", ") + "}", "{" + listed.joined(separator: ", ") + "}")
     }
 
     // MARK: - Writing

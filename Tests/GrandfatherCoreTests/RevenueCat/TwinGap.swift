@@ -11,6 +11,7 @@ enum TwinGap: Int, CaseIterable {
     case graceOutsideGracePeriod
     case conflictWrittenOtherwise
     case consumableOfATypedProduct
+    case versionsResolvedByResponse
 
     var reason: String {
         switch self {
@@ -31,6 +32,9 @@ enum TwinGap: Int, CaseIterable {
         case .conflictWrittenOtherwise:
             return "conflicting versions that differ only in a renewal_state the export cannot write, or whose "
                 + "SPEC §8.19 tie it breaks otherwise"
+        case .versionsResolvedByResponse:
+            return "a transaction id in several versions (or of several customers): a later response holds "
+                + "one, which every export row of the id is an earlier delivery of"
         case .consumableOfATypedProduct:
             return "a consumable row of a product other rows give another type: an export row states no type for "
                 + "a consumable, so it takes its product's (SPEC §9, Product facts)"
@@ -64,7 +68,7 @@ enum TwinGap: Int, CaseIterable {
 
     /// The gaps of each customer of `data` that has any, orphans aside (the canonical audit
     /// names them).
-    static func find(in data: TwinData) -> [String: Set<TwinGap>] {
+    static func find(in data: TwinData, responsesHoldPurchases: Bool = false) -> [String: Set<TwinGap>] {
         var gaps: [String: Set<TwinGap>] = [:]
         for customer in data.customers {
             if customer.isSandbox { gaps[customer.id, default: []].insert(.sandboxCustomer) }
@@ -78,6 +82,13 @@ enum TwinGap: Int, CaseIterable {
         let typed = Set(data.transactions.filter { $0.type != "consumable" }.map(\.product))
         for row in rows where row.type == "consumable" && typed.contains(row.product) {
             gaps[row.customer, default: []].insert(.consumableOfATypedProduct)
+        }
+        if responsesHoldPurchases {
+            for (_, versions) in Dictionary(grouping: data.transactions, by: \.id) where Set(versions).count > 1 {
+                for row in versions where !row.isSandbox {
+                    gaps[row.customer, default: []].insert(.versionsResolvedByResponse)
+                }
+            }
         }
         for (_, versions) in Dictionary(grouping: rows, by: \.id) {
             for customer in conflictsWrittenOtherwise(Set(versions)) {
