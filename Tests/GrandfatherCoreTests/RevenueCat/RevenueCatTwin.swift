@@ -233,6 +233,19 @@ struct TwinData: Sendable {
         ]
     }
 
+    /// The export alone, beside the canonical customers file for the app-purchase facts (no
+    /// RevenueCat file carries a preorder, and only a response a version): what a team that
+    /// keeps its own customer table and RevenueCat's transactions holds.
+    func exportWithCustomersFile(seed: UInt64) -> [FixtureFile] {
+        var random = SplitMix(seed: seed)
+        let platforms = Dictionary(customers.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first })
+        var export = TwinExport(platforms: platforms, seed: random.next())
+        let customersFile = canonicalFiles.filter { $0.name == "customers.csv" }
+        return customersFile + [
+            FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions)))
+        ]
+    }
+
     /// A customer's purchases as a response holds them: `subscriptions` keyed by product, the
     /// latest transaction of each auto-renewable one; `non_subscriptions` every other one,
     /// with only what an item carries (FORMATS.md §b).

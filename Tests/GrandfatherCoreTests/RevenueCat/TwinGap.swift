@@ -68,9 +68,12 @@ enum TwinGap: Int, CaseIterable {
 
     /// The gaps of each customer of `data` that has any, orphans aside (the canonical audit
     /// names them).
-    static func find(in data: TwinData, responsesHoldPurchases: Bool = false) -> [String: Set<TwinGap>] {
+    static func find(
+        in data: TwinData, responsesHoldPurchases: Bool = false, customersFileRead: Bool = false
+    ) -> [String: Set<TwinGap>] {
         var gaps: [String: Set<TwinGap>] = [:]
-        for customer in data.customers {
+        // The canonical customers file, read beside the export, says what no RevenueCat file can.
+        for customer in data.customers where !customersFileRead {
             if customer.isSandbox { gaps[customer.id, default: []].insert(.sandboxCustomer) }
             if !["ios", "macos"].contains(customer.platform) { gaps[customer.id, default: []].insert(.platform) }
             if customer.preordered != nil { gaps[customer.id, default: []].insert(.preorder) }

@@ -118,12 +118,33 @@ import Testing
         #expect(customers > 100)
     }
 
+    /// Issue 34: the export alone, beside the canonical customers file, gives what the
+    /// canonical files give.
+    @Test func theExportAloneAgrees() throws {
+        var random = Xoshiro(seed: (34, 3, 0, 1))
+        let datasets = (0..<800).map { _ in GeneratedDataset.generator.run(using: &random) }
+        let parts = datasets.indices.map { TwinData(datasets[$0], prefix: "d\($0)/") }
+        let drawn = try Self.compare(TwinData(merging: Array(parts.prefix(40))), seed: 36, exportAlone: true)
+        let fitted = try Self.compare(TwinData(merging: parts).fittedToRevenueCat, seed: 37, exportAlone: true)
+        print("twin, the export alone, as drawn: \(drawn)\ntwin, the export alone, fitted: \(fitted)")
+        #expect(fitted.compared >= 5_000, "at least 5,000 customers compared")
+        #expect(drawn.leftOut[.platform, default: 0] == 0 && drawn.leftOut[.preorder, default: 0] == 0)
+    }
+
     /// Audits `data` as canonical files and as its twin, and compares the customers kept.
-    static func compare(_ data: TwinData, seed: UInt64, purchases: Bool = false) throws -> TwinTally {
+    /// - Parameters:
+    ///   - purchases: whether the twin's responses hold their customers' purchases.
+    ///   - exportAlone: the twin is the export beside the canonical customers file.
+    static func compare(
+        _ data: TwinData, seed: UInt64, purchases: Bool = false, exportAlone: Bool = false
+    ) throws -> TwinTally {
         let canonical = try AuditFixture.run(data.canonicalFiles)
-        let twin = try AuditFixture.run(
-            data.revenueCatFiles(seed: seed, entitlements: activeEntitlements(canonical, data), purchases: purchases))
-        let gaps = TwinGap.find(in: data, responsesHoldPurchases: purchases)
+        let files =
+            exportAlone
+            ? data.exportWithCustomersFile(seed: seed)
+            : data.revenueCatFiles(seed: seed, entitlements: activeEntitlements(canonical, data), purchases: purchases)
+        let twin = try AuditFixture.run(files)
+        let gaps = TwinGap.find(in: data, responsesHoldPurchases: purchases, customersFileRead: exportAlone)
         // Each result made once: a lookup by id makes every result before it.
         let twinResults = Dictionary(twin.audit.customers.map { ($0.customer.id, $0) }, uniquingKeysWith: { a, _ in a })
         // A later response moves a transaction whose id two customers share to its own
