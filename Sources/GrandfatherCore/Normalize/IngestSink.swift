@@ -71,13 +71,7 @@ struct IngestSink: RowSink {
                 if customers.count >= Self.customerBatchSize { flushCustomers() }
             }
         case .transactions:
-            if firstLine == nil { firstLine = row.line }
-            if let problem = normalizer.transaction(row, shape: shape, into: &batch) {
-                reject(row.line, problem)
-            } else {
-                rowsAccepted += 1
-                if batch.rows.count >= Self.batchSize { flushTransactions() }
-            }
+            account(transactionAt: row.line, normalizer.transaction(row, shape: shape, into: &batch))
         }
     }
 
@@ -105,8 +99,13 @@ struct IngestSink: RowSink {
     /// texts checked as a row's are.
     mutating func accept(transaction: MappedTransaction, texts: some TransactionTexts, line: Int) {
         rowsRead += 1
+        account(transactionAt: line, normalizer.transaction(transaction, texts: texts, into: &batch))
+    }
+
+    /// Accounts for a transaction row at `line` the normalizer batched, or rejected for `problem`.
+    private mutating func account(transactionAt line: Int, _ problem: RowProblem?) {
         if firstLine == nil { firstLine = line }
-        if let problem = normalizer.transaction(transaction, texts: texts, into: &batch) {
+        if let problem {
             reject(line, problem)
         } else {
             rowsAccepted += 1

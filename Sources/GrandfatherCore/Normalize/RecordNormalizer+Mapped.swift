@@ -16,13 +16,10 @@ extension RecordNormalizer {
                 guard bytes.count <= RawRow.maximumFieldBytes else {
                     return .failure(RowProblem(field: field, column: nil, reason: RawRow.overlong(field)))
                 }
-                switch TextBytes.problem(bytes) {
-                case .nul?:
-                    return .failure(RowProblem(field: field, column: nil, reason: "\(field) contains a NUL byte"))
-                case .invalidUTF8?:
-                    return .failure(RowProblem(field: field, column: nil, reason: "\(field) is not valid UTF-8"))
-                case nil: return .success(batch.store(bytes))
+                if let problem = TextBytes.problem(bytes) {
+                    return .failure(RowProblem(field: field, column: nil, reason: problem.reason(field)))
                 }
+                return .success(batch.store(bytes))
             }
             switch result {
             case nil:

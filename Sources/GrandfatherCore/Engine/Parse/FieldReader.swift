@@ -82,11 +82,8 @@ struct FieldReader {
     private func checkText(_ bytes: UnsafeRawBufferPointer, _ index: Int, name: @autoclosure () -> String)
         throws(RowProblem)
     {
-        if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
-            throw RowProblem(field: name(), column: column(index), reason: "\(name()) contains a NUL byte")
-        }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw RowProblem(field: name(), column: column(index), reason: "\(name()) is not valid UTF-8")
+        if let problem = TextBytes.problem(bytes) {
+            throw RowProblem(field: name(), column: column(index), reason: problem.reason(name()))
         }
     }
 

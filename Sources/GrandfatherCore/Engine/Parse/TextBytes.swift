@@ -7,15 +7,26 @@ enum TextBytes {
         /// A NUL byte, which C tools, terminals and spreadsheets take for the end of the text.
         case nul
         case invalidUTF8
+
+        /// The reason a row whose field `name` holds such text is rejected.
+        func reason(_ name: String) -> String {
+            switch self {
+            case .nul: return "\(name) contains a NUL byte"
+            case .invalidUTF8: return "\(name) is not valid UTF-8"
+            }
+        }
     }
 
     /// Why `bytes` is not text a record may hold; `nil` when it is.
     static func problem(_ bytes: Span<UInt8>) -> Problem? {
-        bytes.withUnsafeBytes { raw in
-            if ASCII.isPlain(raw) { return nil }
-            if let base = raw.baseAddress, memchr(base, 0, raw.count) != nil { return .nul }
-            return String(validating: raw, as: UTF8.self) == nil ? .invalidUTF8 : nil
-        }
+        bytes.withUnsafeBytes { problem($0) }
+    }
+
+    /// Why `bytes` is not text a record may hold; `nil` when it is.
+    static func problem(_ bytes: UnsafeRawBufferPointer) -> Problem? {
+        if ASCII.isPlain(bytes) { return nil }
+        if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { return .nul }
+        return String(validating: bytes, as: UTF8.self) == nil ? .invalidUTF8 : nil
     }
 }
 
