@@ -1,4 +1,4 @@
-/// Turns the records of every App Store input of a run into canonical rows: one customer
+/// Turns the records of every App Store input of a run into linked records: one customer
 /// identity across files, one transaction per id where signed copies say which is newest,
 /// and each subscription's renewal state on its latest transaction.
 ///
@@ -22,12 +22,12 @@
 ///   identity: the token a transaction pairs with it, when one does); without a platform it
 ///   takes `apple.default_platform`, or is rejected.
 struct AppStoreLinker {
-    /// The canonical rows one file contributes, in file order.
+    /// The records one file contributes, in file order.
     struct FileRows {
-        /// With whether the app transaction was verified: only a verified one outranks the
+        /// Each read from the App Store verified or not: only a verified one outranks the
         /// team's own customers file (SPEC §9).
-        var customers: [(line: Int, fields: [CustomerField: String], verified: Bool)] = []
-        var transactions: [(line: Int, fields: [TransactionField: String])] = []
+        var customers: [(line: Int, customer: Customer)] = []
+        var transactions: [AppStoreTransaction] = []
         var rejections: [(line: Int, reason: String)] = []
         /// Rows accepted without a record of their own: notes, renewal info applied, and
         /// superseded copies.
@@ -58,13 +58,10 @@ struct AppStoreLinker {
             }
         }
 
-        let kept = newestCopies(of: transactions, key: { $0.fields[.transactionID] }, rows: &rows)
-        var linked = kept.map { $0 }
+        var linked = newestCopies(of: transactions, key: \.transactionID, rows: &rows)
         let unlinked = assignCustomers(&linked)
         applyRenewals(renewals, to: &linked, rows: &rows)
-        for located in linked {
-            rows[located.file].transactions.append((located.value.line, located.value.fields))
-        }
+        for located in linked { rows[located.file].transactions.append(located.value) }
 
         let tokens = accountTokensByAppTransaction(linked)
         var named = customers
@@ -72,23 +69,24 @@ struct AppStoreLinker {
             if policy.customerIdentity == .appAccountToken, let id = named[index].value.appTransactionID,
                 let token = tokens[id]
             {
-                named[index].value.fields[.customerID] = token
+                named[index].value.id = token
             }
         }
-        for located in newestCopies(of: named, key: { $0.fields[.customerID] }, rows: &rows) {
-            var fields = located.value.fields
-            if fields[.platform] == nil {
-                guard let platform = policy.defaultPlatform else {
-                    rows[located.file].rejections.append(
-                        (
-                            located.value.line,
-                            "app transaction has no originalPlatform (signed before iOS 18.4) and the policy sets no apple.default_platform"
-                        ))
-                    continue
-                }
-                fields[.platform] = platform.rawValue
+        for located in newestCopies(of: named, key: \.id, rows: &rows) {
+            let record = located.value
+            guard let id = record.id else {
+                rows[located.file].rejections.append((record.line, "missing required field customer_id"))
+                continue
             }
-            rows[located.file].customers.append((located.value.line, fields, located.value.trust == .verified))
+            guard let platform = record.platform ?? policy.defaultPlatform else {
+                rows[located.file].rejections.append(
+                    (
+                        record.line,
+                        "app transaction has no originalPlatform (signed before iOS 18.4) and the policy sets no apple.default_platform"
+                    ))
+                continue
+            }
+            rows[located.file].customers.append((record.line, record.customer(id: id, platform: platform)))
         }
         for index in rows.indices {
             rows[index].customers.sort { $0.line < $1.line }
@@ -130,9 +128,9 @@ struct AppStoreLinker {
         var owners: [String: (customer: String, precedence: Precedence)] = [:]
         for index in transactions.indices {
             let value = transactions[index].value
-            guard let customer = value.fields[.customerID] ?? identity(of: value) else { continue }
-            transactions[index].value.fields[.customerID] = customer
-            guard let chain = subscription(of: value) else { continue }
+            guard let customer = value.texts[.customerID] ?? identity(of: value) else { continue }
+            transactions[index].value.texts[.customerID] = customer
+            guard let chain = value.subscription else { continue }
             let precedence = Precedence(value)
             if let owner = owners[chain] {
                 let tie = precedence == owner.precedence && customer < owner.customer
@@ -141,13 +139,13 @@ struct AppStoreLinker {
             owners[chain] = (customer, precedence)
         }
         var unlinked = Set<String>()
-        for index in transactions.indices where transactions[index].value.fields[.customerID] == nil {
-            guard let chain = subscription(of: transactions[index].value) else { continue }
+        for index in transactions.indices where transactions[index].value.texts[.customerID] == nil {
+            guard let chain = transactions[index].value.subscription else { continue }
             if let owner = owners[chain] {
-                transactions[index].value.fields[.customerID] = owner.customer
+                transactions[index].value.texts[.customerID] = owner.customer
             } else {
                 let id = Self.unlinkedPrefix + chain
-                transactions[index].value.fields[.customerID] = id
+                transactions[index].value.texts[.customerID] = id
                 unlinked.insert(id)
             }
         }
@@ -160,15 +158,14 @@ struct AppStoreLinker {
         _ renewals: [Located<AppStoreRenewal>], to transactions: inout [Located<AppStoreTransaction>],
         rows: inout [FileRows]
     ) {
-        var latest: [String: (id: String, purchased: String, trust: AppStoreTrust)] = [:]
+        var latest: [String: (id: String, purchased: Instant, trust: AppStoreTrust)] = [:]
         for located in transactions {
-            guard let chain = subscription(of: located.value), let id = located.value.fields[.transactionID],
-                let purchased = located.value.fields[.purchaseDate]
-            else { continue }
+            guard let chain = located.value.subscription, let id = located.value.transactionID else { continue }
+            let purchased = located.value.values.purchaseDate
             let trust = located.value.trust
             if let current = latest[chain] {
                 if trust > current.trust { continue }
-                if trust == current.trust, !Self.isLater(purchased, than: current.purchased) { continue }
+                if trust == current.trust, purchased <= current.purchased { continue }
             }
             latest[chain] = (id, purchased, trust)
         }
@@ -195,14 +192,14 @@ struct AppStoreLinker {
         }
         guard !chosen.isEmpty else { return }
         for index in transactions.indices {
-            guard let chain = subscription(of: transactions[index].value), let renewal = chosen[chain],
-                transactions[index].value.fields[.transactionID] == latest[chain]?.id
+            guard let chain = transactions[index].value.subscription, let renewal = chosen[chain],
+                transactions[index].value.transactionID == latest[chain]?.id
             else { continue }
             if let state = renewal.value.renewalState {
-                transactions[index].value.fields[.renewalState] = state
+                transactions[index].value.values.renewalState = state
             }
             if let grace = renewal.value.gracePeriodExpiresDate {
-                transactions[index].value.fields[.gracePeriodExpiresDate] = grace
+                transactions[index].value.values.gracePeriodExpiresDate = grace
             }
         }
     }
@@ -224,20 +221,6 @@ struct AppStoreLinker {
         switch policy.customerIdentity {
         case .appTransactionID: return transaction.appTransactionID
         case .appAccountToken: return transaction.appAccountToken
-        }
-    }
-
-    private func subscription(of transaction: AppStoreTransaction) -> String? {
-        transaction.fields[.originalTransactionID] ?? transaction.fields[.transactionID]
-    }
-
-    private static let timestamps = TimestampParser(defaultZone: nil)
-
-    private static func isLater(_ text: String, than other: String) -> Bool {
-        switch (timestamps.parse(text), timestamps.parse(other)) {
-        case (.success(let a), .success(let b)): return a > b
-        case (.success, .failure): return true
-        default: return false
         }
     }
 }

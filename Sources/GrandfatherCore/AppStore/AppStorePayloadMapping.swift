@@ -1,5 +1,5 @@
 /// Maps decoded App Store payloads (the JSON inside a JWS, or the same object written out
-/// decoded) onto Grandfather's records, field by field, in SPEC §2's canonical text.
+/// decoded) onto Grandfather's records, field by field, each value typed as it is read.
 enum AppStorePayloadMapping {
     /// What a payload is, told by its keys.
     enum Kind: Sendable, Equatable {
@@ -86,40 +86,57 @@ enum AppStorePayloadMapping {
         }
     }
 
-    /// A JWSTransactionDecodedPayload as a transaction; `customer_id` is left to the linker.
+    /// A JWSTransactionDecodedPayload as a transaction (`customer_id` left to the linker), or
+    /// the row refused with the first member that cannot be read.
     static func transaction(
         _ payload: JSONValue.Located, line: Int, trust: AppStoreTrust, sandbox: Bool
-    ) -> AppStoreTransaction {
-        var fields: [TransactionField: String] = [:]
-        fields[.transactionID] = payload["transactionId"]?.text
-        fields[.originalTransactionID] = payload["originalTransactionId"]?.text
-        fields[.productID] = payload["productId"]?.text
-        fields[.productType] = payload["type"]?.text.map(AppStoreValue.productType)
-        fields[.purchaseDate] = AppStoreValue.date(payload["purchaseDate"])
-        fields[.expiresDate] = AppStoreValue.date(payload["expiresDate"])
-        fields[.revocationDate] = AppStoreValue.date(payload["revocationDate"])
-        fields[.ownershipType] = payload["inAppOwnershipType"]?.text.map(AppStoreValue.ownership)
-        fields[.environment] = sandbox ? "sandbox" : payload["environment"]?.text.map(AppStoreValue.environment)
-        fields[.price] = AppStoreValue.price(payload["price"])
-        fields[.currency] = payload["currency"]?.text
-        return AppStoreTransaction(
-            line: line, fields: fields, appTransactionID: payload["appTransactionId"]?.text,
-            appAccountToken: payload["appAccountToken"]?.text, signedDate: signedDate(payload, kind: .transaction),
-            trust: trust)
+    ) -> AppStoreRecord {
+        let members = AppStoreMembers(payload)
+        do throws(AppStoreMembers.Problem) {
+            var texts = try members.identity(
+                transactionID: "transactionId", originalTransactionID: "originalTransactionId", productID: "productId")
+            guard let type: ProductType = try members.value("type", spelling: AppStoreValue.productType) else {
+                throw AppStoreMembers.Problem(reason: "missing required field type")
+            }
+            let purchased = try members.requiredInstant("purchaseDate")
+            let expires = try members.instant("expiresDate")
+            let revoked = try members.instant("revocationDate")
+            let ownership: OwnershipType? = try members.value("inAppOwnershipType", spelling: AppStoreValue.ownership)
+            let environment: Environment? =
+                sandbox ? .sandbox : try members.value("environment", spelling: AppStoreValue.environment)
+            texts[.price] = try members.price("price")
+            texts[.currency] = members.text("currency")
+            let values = AppStoreTransaction.values(
+                type: type, purchased: purchased, expires: expires, revoked: revoked, ownership: ownership,
+                environment: environment ?? .production)
+            return .transaction(
+                AppStoreTransaction(
+                    line: line, texts: texts, values: values, appTransactionID: members.text("appTransactionId"),
+                    appAccountToken: members.text("appAccountToken"),
+                    signedDate: signedDate(payload, kind: .transaction), trust: trust))
+        } catch {
+            return .rejected(line: line, reason: error.reason)
+        }
     }
 
     /// A JWSRenewalInfoDecodedPayload as a renewal. `status` (from a status entry or a
     /// notification's `data.status`) decides the state; without it, or when it is not a
     /// documented status, the payload's own flags do
     /// (see `renewalState(retrying:graceEnds:expirationIntent:)`).
-    /// - Returns: the renewal, or `.rejected` when no `originalTransactionId` names the subscription.
+    /// - Returns: the renewal, or `.rejected` when no `originalTransactionId` names the
+    ///   subscription or its grace period's end cannot be read.
     static func renewal(
         _ payload: JSONValue.Located, line: Int, status: String?, originalTransactionID: String?, trust: AppStoreTrust
     ) -> AppStoreRecord {
         guard let subscription = payload["originalTransactionId"]?.text ?? originalTransactionID else {
             return .rejected(line: line, reason: "renewal info names no originalTransactionId")
         }
-        let graceEnds = AppStoreValue.date(payload["gracePeriodExpiresDate"])
+        let graceEnds: Instant?
+        do throws(AppStoreMembers.Problem) {
+            graceEnds = try AppStoreMembers(payload).instant("gracePeriodExpiresDate")
+        } catch {
+            return .rejected(line: line, reason: error.reason)
+        }
         let state =
             status.flatMap(AppStoreValue.renewalState(status:))
             ?? renewalState(
@@ -135,28 +152,35 @@ enum AppStorePayloadMapping {
     /// `pending_renewal_info`): a grace-period end means in grace period, a billing retry
     /// means in billing retry, an expiration intent means expired; otherwise `nil`, since
     /// auto-renew on or off says nothing about whether the period has ended.
-    static func renewalState(retrying: String?, graceEnds: String?, expirationIntent: String?) -> String? {
-        if graceEnds != nil { return "in_grace_period" }
-        if retrying == "1" || retrying == "true" { return "in_billing_retry" }
-        if let expirationIntent, !expirationIntent.isEmpty { return "expired" }
+    static func renewalState(retrying: String?, graceEnds: Instant?, expirationIntent: String?) -> RenewalState? {
+        if graceEnds != nil { return .inGracePeriod }
+        if retrying == "1" || retrying == "true" { return .inBillingRetry }
+        if let expirationIntent, !expirationIntent.isEmpty { return .expired }
         return nil
     }
 
-    /// An app transaction as a customer: `customer_id` is the `appTransactionId` (the linker
-    /// may rename it); no storefront; no platform without `originalPlatform`.
+    /// An app transaction as a customer: its id is the `appTransactionId` (the linker may
+    /// rename it); no storefront; no platform without `originalPlatform`. Or the row
+    /// refused with the first member that cannot be read.
     static func customer(_ payload: JSONValue.Located, line: Int, trust: AppStoreTrust, sandbox: Bool)
-        -> AppStoreCustomer
+        -> AppStoreRecord
     {
-        var fields: [CustomerField: String] = [:]
-        let appTransactionID = payload["appTransactionId"]?.text
-        fields[.customerID] = appTransactionID
-        fields[.platform] = payload["originalPlatform"]?.text.map(AppStoreValue.platform)
-        fields[.originalAppVersion] = payload["originalApplicationVersion"]?.text
-        fields[.originalPurchaseDate] = AppStoreValue.date(payload["originalPurchaseDate"])
-        fields[.preorderDate] = AppStoreValue.date(payload["preorderDate"])
-        fields[.environment] = sandbox ? "sandbox" : payload["receiptType"]?.text.map(AppStoreValue.customerEnvironment)
-        return AppStoreCustomer(
-            line: line, fields: fields, appTransactionID: appTransactionID, receiptOwnerTransactionID: nil,
-            signedDate: signedDate(payload, kind: .appTransaction), trust: trust)
+        let members = AppStoreMembers(payload)
+        do throws(AppStoreMembers.Problem) {
+            let appTransactionID = members.text("appTransactionId")
+            let platform: Platform? = try members.value("originalPlatform", spelling: AppStoreValue.platform)
+            let environment: Environment? =
+                sandbox ? .sandbox : try members.value("receiptType", spelling: AppStoreValue.environment)
+            return .customer(
+                AppStoreCustomer(
+                    line: line, id: appTransactionID, platform: platform,
+                    originalAppVersion: members.text("originalApplicationVersion"),
+                    originalPurchaseDate: try members.instant("originalPurchaseDate"),
+                    preorderDate: try members.instant("preorderDate"), environment: environment ?? .production,
+                    appTransactionID: appTransactionID, receiptOwnerTransactionID: nil,
+                    signedDate: signedDate(payload, kind: .appTransaction), trust: trust))
+        } catch {
+            return .rejected(line: line, reason: error.reason)
+        }
     }
 }

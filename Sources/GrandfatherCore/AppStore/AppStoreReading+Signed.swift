@@ -168,13 +168,13 @@ extension AppStoreReading {
         }
         switch kind {
         case .transaction:
-            emit(.transaction(AppStorePayloadMapping.transaction(payload, line: line, trust: trust, sandbox: sandbox)))
+            emit(AppStorePayloadMapping.transaction(payload, line: line, trust: trust, sandbox: sandbox))
         case .renewalInfo:
             emit(
                 AppStorePayloadMapping.renewal(
                     payload, line: line, status: status, originalTransactionID: subscription, trust: trust))
         case .appTransaction:
-            emit(.customer(AppStorePayloadMapping.customer(payload, line: line, trust: trust, sandbox: sandbox)))
+            emit(AppStorePayloadMapping.customer(payload, line: line, trust: trust, sandbox: sandbox))
         case .notification: readNotification(payload, line: line, trust: trust, sandbox: sandbox)
         }
     }

@@ -1,7 +1,8 @@
 /// What an App Store file holds once read and its signatures checked, before customers are
-/// linked (`AppStoreLinker`): each record's fields already in SPEC §2's canonical text
-/// (dates as ISO-8601, prices as decimal units, enums as the SPEC spells them), so that the
-/// canonical normalizer judges them exactly as it judges a CSV row.
+/// linked (`AppStoreLinker`): each record's values typed where it is read (instants, enums,
+/// prices as decimal units), a value that cannot be read refusing its record with the
+/// member named as the file spells it, so that the linked records reach the normaliser
+/// through its typed door (`IngestSink.accept(transaction:…)`, `accept(customer:…)`).
 enum AppStoreRecord: Sendable, Equatable {
     /// An in-app transaction (a signed or decoded transaction, a receipt's `in_app` row…).
     case transaction(AppStoreTransaction)
@@ -63,12 +64,15 @@ enum AppStoreTrust: String, Sendable, Equatable, Comparable, CaseIterable {
     }
 }
 
-/// One transaction, with the identities the linker needs beside the canonical fields.
+/// One transaction, with the identities the linker needs beside its values.
 struct AppStoreTransaction: Sendable, Equatable {
     var line: Int
-    /// Canonical field text by field; `customer_id` is left for the linker unless the file
-    /// names the customer (a receipt wrapper's `customer_id`).
-    var fields: [TransactionField: String]
+    /// Its ids, product, price and currency. `customerID` is left for the linker unless the
+    /// file names the customer (a receipt wrapper's `customer_id`).
+    var texts: OwnedTransactionTexts
+    /// Its values; the linker sets the renewal state and grace end its subscription's renewal
+    /// info gives.
+    var values: MappedTransaction
     /// `appTransactionId`, when the payload carries it.
     var appTransactionID: String?
     /// `appAccountToken`, when the payload carries it.
@@ -76,15 +80,40 @@ struct AppStoreTransaction: Sendable, Equatable {
     /// `signedDate` of the payload: of several copies of one transaction the latest wins.
     var signedDate: Instant?
     var trust: AppStoreTrust
+
+    var transactionID: String? { texts[.transactionID] }
+
+    /// The values of an App Store transaction as read, before its renewal info is applied:
+    /// its product type is its own (SPEC §9), its ownership purchased unless it says otherwise.
+    static func values(
+        type: ProductType, purchased: Instant, expires: Instant?, revoked: Instant?, ownership: OwnershipType?,
+        environment: Environment
+    ) -> MappedTransaction {
+        MappedTransaction(
+            productType: type, typeSource: .record, purchaseDate: purchased, expiresDate: expires,
+            revocationDate: revoked, ownership: ownership ?? .purchased, environment: environment, renewalState: nil,
+            gracePeriodExpiresDate: nil, storePlatform: nil, isPromotional: false,
+            provenance: TransactionProvenance(shape: .appStore))
+    }
+
+    /// The subscription it belongs to: its original transaction, else itself.
+    var subscription: String? { texts[.originalTransactionID] ?? texts[.transactionID] }
 }
 
 /// One customer: an app transaction or a receipt's app-level fields.
 struct AppStoreCustomer: Sendable, Equatable {
     var line: Int
-    /// Canonical field text by field. `platform` is absent when the source has no
-    /// `originalPlatform` (before iOS 18.4) and receipts; the linker applies the policy's
-    /// `apple.default_platform` or rejects the row.
-    var fields: [CustomerField: String]
+    /// The customer's id: an app transaction's `appTransactionId` (the linker may name it by
+    /// its account token), a receipt's customer; `nil` when the source names none.
+    var id: String?
+    /// `nil` when the source has no `originalPlatform` (before iOS 18.4) and for receipts;
+    /// the linker applies the policy's `apple.default_platform` or rejects the row.
+    var platform: Platform?
+    var originalAppVersion: String?
+    var originalPurchaseDate: Instant?
+    var preorderDate: Instant?
+    /// Xcode's and self-signed data read as sandbox (SPEC §8.4).
+    var environment: Environment
     /// `appTransactionId` of an app transaction.
     var appTransactionID: String?
     /// For a receipt: the `original_transaction_id` of its earliest in-app purchase, which
@@ -93,17 +122,24 @@ struct AppStoreCustomer: Sendable, Equatable {
     /// `receiptCreationDate` (app transaction) or the receipt's creation date.
     var signedDate: Instant?
     var trust: AppStoreTrust
+
+    /// The customer it states, named `id` on `platform`: every fact it holds is the App
+    /// Store's, verified or not as its trust says (SPEC §9).
+    func customer(id: String, platform: Platform) -> Customer {
+        Customer(
+            id: id, platform: platform, originalAppVersion: originalAppVersion,
+            originalPurchaseDate: originalPurchaseDate, environment: environment, preorderDate: preorderDate
+        ).read(from: trust == .verified ? .appStoreVerified : .appStoreUnverified)
+    }
 }
 
 /// The renewal state of one subscription, to be set on its latest transaction.
 struct AppStoreRenewal: Sendable, Equatable {
     var line: Int
     var originalTransactionID: String
-    /// Canonical `renewal_state` text (`subscribed`, `expired`, `in_billing_retry`,
-    /// `in_grace_period`, `revoked`), when the source says.
-    var renewalState: String?
-    /// Canonical `grace_period_expires_date` text.
-    var gracePeriodExpiresDate: String?
+    /// The state, when the source says.
+    var renewalState: RenewalState?
+    var gracePeriodExpiresDate: Instant?
     var signedDate: Instant?
     var trust: AppStoreTrust
 }

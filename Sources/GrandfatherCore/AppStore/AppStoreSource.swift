@@ -10,8 +10,8 @@ extension InputFormat {
 ///
 /// Its files are read together, because identities link across them (an app transaction in
 /// one file, its subscriptions in another): each file is read into App Store records, the
-/// `AppStoreLinker` pass gives every record its customer, and then each file's linked rows
-/// flow into the record stream in the canonical fields, one sink per file and kind, so that
+/// `AppStoreLinker` pass gives every record its customer, and then each file's linked records
+/// flow into the record stream through its typed door, one sink per file and kind, so that
 /// accounting and rejections work as for CSV.
 enum AppStoreSource: InputSource {
     /// The largest App Store file read: these are read whole.
@@ -106,40 +106,28 @@ enum AppStoreSource: InputSource {
         _ rows: AppStoreLinker.FileRows, of input: InputDescription, stored: (size: Int64, digest: String),
         into stream: RecordStream
     ) -> (report: InputReport, rejections: [Rejection]) {
-        var verified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreVerified)
-        var unverified = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreUnverified)
+        // Each customer carries its own provenance (verified or not), so one sink takes both.
+        var customers = stream.sink(file: input.path, kind: .customers, customerSource: .appStoreUnverified)
         var transactions = stream.sink(file: input.path, kind: .transactions, customerSource: .appStoreUnverified)
-        var writer = CanonicalRowWriter()
-        for (line, fields, isVerified) in rows.customers {
-            if isVerified {
-                writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &verified)
-            } else {
-                writer.emit(fields, fieldCount: CustomerField.allCases.count, line: line, into: &unverified)
-            }
+        for (line, customer) in rows.customers { customers.accept(customer: customer, line: line) }
+        for transaction in rows.transactions {
+            transactions.accept(transaction: transaction.values, texts: transaction.texts, line: transaction.line)
         }
-        for (line, fields) in rows.transactions {
-            writer.emit(fields, fieldCount: TransactionField.allCases.count, line: line, into: &transactions)
-        }
-        verified.flush()
-        unverified.flush()
+        customers.flush()
         transactions.flush()
         for (line, reason) in rows.rejections {
             transactions.reject(line: line, column: nil, field: nil, reason: reason)
         }
-        let customers = (verified, unverified)
-        let rejections = (customers.0.rejections + customers.1.rejections + transactions.rejections).sorted {
-            $0.line < $1.line
-        }
+        let rejections = (customers.rejections + transactions.rejections).sorted { $0.line < $1.line }
         let report = InputReport(
             path: input.path, format: .appStore,
             kind: rows.transactions.isEmpty && !rows.customers.isEmpty ? .customers : .transactions,
             sizeBytes: stored.size, sha256: stored.digest,
-            rowsRead: customers.0.rowsRead + customers.1.rowsRead + transactions.rowsRead + rows.acceptedWithoutRecord,
-            rowsAccepted: customers.0.rowsAccepted + customers.1.rowsAccepted + transactions.rowsAccepted
-                + rows.acceptedWithoutRecord,
+            rowsRead: customers.rowsRead + transactions.rowsRead + rows.acceptedWithoutRecord,
+            rowsAccepted: customers.rowsAccepted + transactions.rowsAccepted + rows.acceptedWithoutRecord,
             rowsRejected: rejections.count,
-            exactDuplicates: customers.0.exactDuplicates + customers.1.exactDuplicates + transactions.exactDuplicates,
-            sandboxRows: customers.0.sandboxRows + customers.1.sandboxRows + transactions.sandboxRows,
+            exactDuplicates: customers.exactDuplicates + transactions.exactDuplicates,
+            sandboxRows: customers.sandboxRows + transactions.sandboxRows,
             superseded: rows.superseded)
         return (report, rejections)
     }

@@ -1,5 +1,6 @@
-/// App Store values turned into SPEC §2's canonical text. A value that cannot be turned is
-/// kept as written, so that the canonical normalizer rejects its row with the value quoted.
+/// App Store values turned into Grandfather's: instants, decimal units, and the SPEC §2
+/// spelling of each closed vocabulary (a value the App Store does not document stays as
+/// written, for `AppStoreMembers` to refuse with the value quoted).
 enum AppStoreValue {
     /// Epoch milliseconds as written (`1698148900000`, Xcode's fractional
     /// `1697680122257.447`, the year-0001 `-62135769600000`) as an instant; digits finer than
@@ -21,21 +22,6 @@ enum AppStoreValue {
         guard !overflow else { return nil }
         let magnitude = scaled + micros
         return Instant(microseconds: negative ? -magnitude : magnitude)
-    }
-
-    /// A date member as canonical text: ISO-8601 (`2023-10-24T12:01:40Z`, with `.ffffff` when
-    /// fractional); the raw text when it is not epoch milliseconds; `nil` when absent, null or
-    /// empty.
-    ///
-    /// Outside `Instant.supported`, the whole milliseconds as written (`-62135769600001`), so
-    /// that the canonical normalizer refuses the row with the range in its reason.
-    static func date(_ value: JSONValue.Located?) -> String? {
-        guard let text = value?.text, !text.isEmpty else { return nil }
-        guard let instant = instant(milliseconds: text) else { return text }
-        guard Instant.supported.contains(instant) else {
-            return String(text.prefix { $0 != "." })
-        }
-        return instant.iso8601
     }
 
     /// A date member as an instant, when it is epoch milliseconds within `Instant.supported`.
@@ -80,12 +66,6 @@ enum AppStoreValue {
         return (negative ? "-" : "") + String(integer) + (decimals.isEmpty ? "" : "." + String(decimals))
     }
 
-    /// A price member (milliunits) as canonical text; raw when not a number.
-    static func price(_ value: JSONValue.Located?) -> String? {
-        guard let text = value?.text, !text.isEmpty else { return nil }
-        return units(milliunits: text) ?? text
-    }
-
     /// `type` → `product_type`; an unknown type stays as written.
     static func productType(_ raw: String) -> String {
         switch raw {
@@ -115,12 +95,6 @@ enum AppStoreValue {
         }
     }
 
-    /// An app transaction's `receiptType` → the customer's `environment` (`xcode` is a
-    /// customer environment of its own, read as sandbox).
-    static func customerEnvironment(_ raw: String) -> String {
-        raw == "Xcode" ? "xcode" : environment(raw)
-    }
-
     /// `originalPlatform` → `platform`; an unknown platform stays as written.
     static func platform(_ raw: String) -> String {
         switch raw {
@@ -136,13 +110,13 @@ enum AppStoreValue {
 
     /// A subscription status (`data.status`, `lastTransactions[].status`) → `renewal_state`;
     /// `nil` for a status not documented (then the state cannot be told).
-    static func renewalState(status: String) -> String? {
+    static func renewalState(status: String) -> RenewalState? {
         switch status {
-        case "1": return "subscribed"
-        case "2": return "expired"
-        case "3": return "in_billing_retry"
-        case "4": return "in_grace_period"
-        case "5": return "revoked"
+        case "1": return .subscribed
+        case "2": return .expired
+        case "3": return .inBillingRetry
+        case "4": return .inGracePeriod
+        case "5": return .revoked
         default: return nil
         }
     }

@@ -9,20 +9,16 @@ extension AppStoreReading {
     /// What a receipt's rows came to.
     private struct ReceiptRows {
         var transactions: [AppStoreTransaction] = []
-        /// Each transaction's `purchase_date_ms`, when it is epoch milliseconds.
-        var purchases: [Instant?] = []
         var others: [AppStoreRecord] = []
 
-        /// The `original_transaction_id` of the earliest purchase (a known date before an
-        /// unknown one, the first row on a tie), which names a bare receipt's customer.
+        /// The `original_transaction_id` of the earliest purchase (the first row on a tie),
+        /// which names a bare receipt's customer.
         var ownerTransactionID: String? {
-            var owner: (purchase: Instant?, id: String)?
-            for (row, purchase) in zip(transactions, purchases) {
-                guard let id = row.fields[.originalTransactionID] ?? row.fields[.transactionID] else { continue }
-                if let current = owner {
-                    guard let purchase, current.purchase.map({ purchase < $0 }) ?? true else { continue }
-                }
-                owner = (purchase, id)
+            var owner: (purchase: Instant, id: String)?
+            for row in transactions {
+                guard let id = row.subscription else { continue }
+                if let current = owner, row.values.purchaseDate >= current.purchase { continue }
+                owner = (row.values.purchaseDate, id)
             }
             return owner?.id
         }
@@ -50,14 +46,17 @@ extension AppStoreReading {
         let receipt = body["receipt"]
         let environmentText = body["environment"]?.text
         let receiptType = receipt?["receipt_type"]?.text
-        let environment = Self.receiptEnvironment(environmentText, receiptType: receiptType)
+        let environmentName = Self.receiptEnvironment(environmentText, receiptType: receiptType)
         var described = environmentText.map { "environment \"\(Excerpt.of($0))\"" } ?? "no environment"
         if let receiptType { described += " (receipt_type \"\(Excerpt.of(receiptType))\")" }
         if let problem = admissionProblem(
-            bundle: (key: "bundle_id", value: receipt?["bundle_id"]?.text), environment: environment,
+            bundle: (key: "bundle_id", value: receipt?["bundle_id"]?.text), environment: environmentName,
             described: described)
         {
             return reject(element.line, problem)
+        }
+        guard let environment = Self.environment(environmentName) else {
+            return reject(element.line, "unknown environment '\(Excerpt.of(environmentName ?? ""))'")
         }
         let signedDate = AppStoreValue.instant(receipt?["receipt_creation_date_ms"])
         var rows = readRows(
@@ -69,19 +68,12 @@ extension AppStoreReading {
                 element.line,
                 "verifyReceipt response names no customer: wrap it as {\"customer_id\": …, \"response\": …}")
         }
-        for index in rows.transactions.indices { rows.transactions[index].fields[.customerID] = customer }
+        for index in rows.transactions.indices { rows.transactions[index].texts[.customerID] = customer }
         var records = rows.transactions.map(AppStoreRecord.transaction) + rows.others
         if let receipt, receipt.isObject {
-            var fields: [CustomerField: String] = [.customerID: customer]
-            fields[.originalAppVersion] = receipt["original_application_version"]?.text
-            fields[.originalPurchaseDate] = AppStoreValue.date(receipt["original_purchase_date_ms"])
-            fields[.preorderDate] = AppStoreValue.date(receipt["preorder_date_ms"])
-            fields[.environment] = environment
             records.append(
-                .customer(
-                    AppStoreCustomer(
-                        line: receipt.line, fields: fields, appTransactionID: nil, receiptOwnerTransactionID: owner,
-                        signedDate: signedDate, trust: .unsigned)))
+                Self.customer(
+                    receipt, id: customer, owner: owner, environment: environment, signedDate: signedDate))
         }
         emitInLineOrder(records)
     }
@@ -100,12 +92,15 @@ extension AppStoreReading {
             return reject(element.line, "unsigned V1 notification: read only with --trust-decoded")
         }
         let environmentText = unified["environment"]?.text ?? element["environment"]?.text
-        let environment = Self.receiptEnvironment(environmentText, receiptType: nil)
+        let environmentName = Self.receiptEnvironment(environmentText, receiptType: nil)
         if let problem = admissionProblem(
-            bundle: (key: "bid", value: element["bid"]?.text), environment: environment,
+            bundle: (key: "bid", value: element["bid"]?.text), environment: environmentName,
             described: environmentText.map { "environment \"\(Excerpt.of($0))\"" } ?? "no environment")
         {
             return reject(element.line, problem)
+        }
+        guard let environment = Self.environment(environmentName) else {
+            return reject(element.line, "unknown environment '\(Excerpt.of(environmentName ?? ""))'")
         }
         let rows = readRows(
             inApp: nil, latest: unified["latest_receipt_info"], pending: unified["pending_renewal_info"],
@@ -126,7 +121,7 @@ extension AppStoreReading {
     /// `in_app` ∪ `latest_receipt_info` (one transaction in both: the latest copy) and
     /// `pending_renewal_info`.
     private func readRows(
-        inApp: JSONValue.Located?, latest: JSONValue.Located?, pending: JSONValue.Located?, environment: String?,
+        inApp: JSONValue.Located?, latest: JSONValue.Located?, pending: JSONValue.Located?, environment: Environment,
         signedDate: Instant?
     ) -> ReceiptRows {
         var rows = ReceiptRows()
@@ -144,15 +139,16 @@ extension AppStoreReading {
                         .rejected(line: row.line, reason: "\(name) element is \(row.typeName), not an object"))
                     continue
                 }
-                let transaction = Self.transaction(row, environment: environment, signedDate: signedDate)
-                let purchase = AppStoreValue.instant(row["purchase_date_ms"])
-                if let id = transaction.fields[.transactionID], let index = indexByID[id] {
+                let record = Self.transaction(row, environment: environment, signedDate: signedDate)
+                guard case .transaction(let transaction) = record else {
+                    rows.others.append(record)
+                    continue
+                }
+                if let id = transaction.transactionID, let index = indexByID[id] {
                     rows.transactions[index] = transaction
-                    rows.purchases[index] = purchase
                 } else {
-                    transaction.fields[.transactionID].map { indexByID[$0] = rows.transactions.count }
+                    transaction.transactionID.map { indexByID[$0] = rows.transactions.count }
                     rows.transactions.append(transaction)
-                    rows.purchases.append(purchase)
                 }
             }
         }
@@ -162,7 +158,13 @@ extension AppStoreReading {
                     .rejected(line: entry.line, reason: "pending_renewal_info entry names no original_transaction_id"))
                 continue
             }
-            let graceEnds = AppStoreValue.date(entry["grace_period_expires_date_ms"])
+            let graceEnds: Instant?
+            do throws(AppStoreMembers.Problem) {
+                graceEnds = try AppStoreMembers(entry).instant("grace_period_expires_date_ms")
+            } catch {
+                rows.others.append(.rejected(line: entry.line, reason: error.reason))
+                continue
+            }
             let state = AppStorePayloadMapping.renewalState(
                 retrying: entry["is_in_billing_retry_period"]?.text, graceEnds: graceEnds,
                 expirationIntent: entry["expiration_intent"]?.text)
@@ -175,23 +177,57 @@ extension AppStoreReading {
         return rows
     }
 
-    /// An `in_app` / `latest_receipt_info` row as a transaction (customer set by the caller).
+    /// An `in_app` / `latest_receipt_info` row as a transaction (customer set by the caller),
+    /// or the row refused with the first member that cannot be read.
     private static func transaction(
-        _ row: JSONValue.Located, environment: String?, signedDate: Instant?
-    ) -> AppStoreTransaction {
-        var fields: [TransactionField: String] = [:]
-        fields[.transactionID] = row["transaction_id"]?.text
-        fields[.originalTransactionID] = row["original_transaction_id"]?.text
-        fields[.productID] = row["product_id"]?.text
-        fields[.productType] = row["expires_date_ms"]?.text == nil ? "non_consumable" : "auto_renewable"
-        fields[.purchaseDate] = AppStoreValue.date(row["purchase_date_ms"])
-        fields[.expiresDate] = AppStoreValue.date(row["expires_date_ms"])
-        fields[.revocationDate] = AppStoreValue.date(row["cancellation_date_ms"])
-        fields[.ownershipType] = row["in_app_ownership_type"]?.text.map(AppStoreValue.ownership)
-        fields[.environment] = environment
-        return AppStoreTransaction(
-            line: row.line, fields: fields, appTransactionID: nil, appAccountToken: row["app_account_token"]?.text,
-            signedDate: signedDate, trust: .unsigned)
+        _ row: JSONValue.Located, environment: Environment, signedDate: Instant?
+    ) -> AppStoreRecord {
+        let members = AppStoreMembers(row)
+        do throws(AppStoreMembers.Problem) {
+            let texts = try members.identity(
+                transactionID: "transaction_id", originalTransactionID: "original_transaction_id",
+                productID: "product_id")
+            let purchased = try members.requiredInstant("purchase_date_ms")
+            let expires = try members.instant("expires_date_ms")
+            let revoked = try members.instant("cancellation_date_ms")
+            let ownership: OwnershipType? = try members.value(
+                "in_app_ownership_type", spelling: AppStoreValue.ownership)
+            let values = AppStoreTransaction.values(
+                type: members.text("expires_date_ms") == nil ? .nonConsumable : .autoRenewable, purchased: purchased,
+                expires: expires, revoked: revoked, ownership: ownership, environment: environment)
+            return .transaction(
+                AppStoreTransaction(
+                    line: row.line, texts: texts, values: values, appTransactionID: nil,
+                    appAccountToken: members.text("app_account_token"), signedDate: signedDate, trust: .unsigned))
+        } catch {
+            return .rejected(line: row.line, reason: error.reason)
+        }
+    }
+
+    /// A receipt's app-level fields as its customer, or the receipt refused with the first
+    /// member that cannot be read.
+    private static func customer(
+        _ receipt: JSONValue.Located, id: String, owner: String?, environment: Environment, signedDate: Instant?
+    ) -> AppStoreRecord {
+        let members = AppStoreMembers(receipt)
+        do throws(AppStoreMembers.Problem) {
+            return .customer(
+                AppStoreCustomer(
+                    line: receipt.line, id: id, platform: nil,
+                    originalAppVersion: members.text("original_application_version"),
+                    originalPurchaseDate: try members.instant("original_purchase_date_ms"),
+                    preorderDate: try members.instant("preorder_date_ms"), environment: environment,
+                    appTransactionID: nil, receiptOwnerTransactionID: owner, signedDate: signedDate, trust: .unsigned))
+        } catch {
+            return .rejected(line: receipt.line, reason: error.reason)
+        }
+    }
+
+    /// A receipt's environment as a value: production when it names none, as for a canonical
+    /// row; `nil` for one the App Store does not document.
+    static func environment(_ name: String?) -> Environment? {
+        guard let name else { return .production }
+        return Environment(rawValue: name)
     }
 
     /// The canonical environment of a receipt: sandbox when the body or the `receipt_type`

@@ -20,9 +20,6 @@ struct IngestSink: RowSink {
     /// Where this sink's rows lie in its file, where lines are counted per range and not yet
     /// known in full (the byte offset of the range): orders its rows in the log instead.
     var logOrder: Int?
-    /// The shape of the transaction rows given as canonical rows (`accept(_:)`): the App
-    /// Store's come laid out in the canonical fields.
-    var shape = TransactionShape.canonical
     private(set) var rejections: [Rejection] = []
     private(set) var rowsRead = 0
     private(set) var rowsAccepted = 0
@@ -71,18 +68,28 @@ struct IngestSink: RowSink {
                 if customers.count >= Self.customerBatchSize { flushCustomers() }
             }
         case .transactions:
-            account(transactionAt: row.line, normalizer.transaction(row, shape: shape, into: &batch))
+            account(transactionAt: row.line, normalizer.transaction(row, into: &batch))
         }
     }
 
-    /// A customer a source read itself (a RevenueCat customer list's row, which holds no
-    /// canonical fields), accounted for as a row at `line`. Its provenance is the source's.
+    /// A customer a source read itself (a RevenueCat customer list's row, an App Store app
+    /// transaction), accounted for as a row at `line`. Its provenance is the source's. Its
+    /// texts are checked as a row's are: none longer than `RawRow.maximumFieldBytes` (a list's
+    /// id cut at the limit would collide with another, a response's would reach every report
+    /// whole), none holding a NUL byte.
     mutating func accept(customer: Customer, line: Int) {
-        // The canonical readers' limit, for ids a source read itself: a list's id cut at the
-        // limit would collide with another, a response's would reach every report whole.
-        guard customer.id.utf8.count <= RawRow.maximumFieldBytes else {
-            let field = CustomerField.customerID.name
-            return reject(line: line, column: nil, field: field, reason: RawRow.overlong(field))
+        let texts: [(CustomerField, String?)] = [
+            (.customerID, customer.id), (.originalAppVersion, customer.originalAppVersion),
+            (.storefront, customer.storefront),
+        ]
+        for case (let field, let text?) in texts {
+            let name = field.name
+            if text.utf8.count > RawRow.maximumFieldBytes {
+                return reject(line: line, column: nil, field: name, reason: RawRow.overlong(name))
+            }
+            if let problem = TextBytes.problem(text) {
+                return reject(line: line, column: nil, field: name, reason: problem.reason(name))
+            }
         }
         rowsRead += 1
         let given = customer.id

@@ -39,11 +39,8 @@ struct RecordNormalizer: Sendable {
     }
 
     /// Appends the row's transaction to `batch`, or says why the row is rejected (and
-    /// leaves `batch` as it was). Its record is of `shape` (the App Store's rows come laid
-    /// out in the canonical fields).
-    func transaction(
-        _ row: RawRow, shape: TransactionShape = .canonical, into batch: inout TransactionBatch
-    ) -> RowProblem? {
+    /// leaves `batch` as it was).
+    func transaction(_ row: RawRow, into batch: inout TransactionBatch) -> RowProblem? {
         let fields = FieldReader(row: row, timestamps: timestamps)
         let mark = batch.byteCount
         do throws(RowProblem) {
@@ -88,7 +85,7 @@ struct RecordNormalizer: Sendable {
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace, provenance: TransactionProvenance(shape: shape)))
+                    gracePeriodExpiresDate: grace, provenance: TransactionProvenance(shape: .canonical)))
             return nil
         } catch {
             batch.truncate(to: mark)

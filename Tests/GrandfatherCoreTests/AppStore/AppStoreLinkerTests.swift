@@ -20,15 +20,14 @@ import Testing
                 signedDate: signed.map { Instant(seconds: $0) }, trust: .verified))
     }
 
-    private func customer(_ app: String, platform: String? = "ios", signed: Int64? = nil, line: Int = 1)
+    private func customer(_ app: String, platform: Platform? = .ios, signed: Int64? = nil, line: Int = 1)
         -> AppStoreRecord
     {
-        var fields: [CustomerField: String] = [.customerID: app, .originalAppVersion: "100"]
-        fields[.platform] = platform
-        return .customer(
+        .customer(
             AppStoreCustomer(
-                line: line, fields: fields, appTransactionID: app, receiptOwnerTransactionID: nil,
-                signedDate: signed.map { Instant(seconds: $0) }, trust: .verified))
+                line: line, id: app, platform: platform, originalAppVersion: "100", environment: .production,
+                appTransactionID: app, receiptOwnerTransactionID: nil, signedDate: signed.map { Instant(seconds: $0) },
+                trust: .verified))
     }
 
     private func owners(_ rows: [AppStoreLinker.FileRows]) -> [String: String] {
@@ -55,7 +54,7 @@ import Testing
         let (rows, _) = AppStoreLinker(policy: policy).link([
             [customer("A"), customer("B"), transaction("t1", chain: "t1", app: "A", token: "user-1")]
         ])
-        #expect(rows[0].customers.map { $0.fields[.customerID] } == ["user-1", "B"])
+        #expect(rows[0].customers.map(\.customer.id) == ["user-1", "B"])
         #expect(owners(rows) == ["t1": "user-1"])
     }
 
@@ -81,8 +80,9 @@ import Testing
     @Test func renewalStateLandsOnTheSubscriptionsLatestTransaction() {
         let renewal = AppStoreRecord.renewal(
             AppStoreRenewal(
-                line: 9, originalTransactionID: "t1", renewalState: "in_grace_period",
-                gracePeriodExpiresDate: "2026-11-12T08:00:00Z", signedDate: nil, trust: .verified))
+                line: 9, originalTransactionID: "t1", renewalState: .inGracePeriod,
+                gracePeriodExpiresDate: AppStoreRecordText.instant("2026-11-12T08:00:00Z"), signedDate: nil,
+                trust: .verified))
         let (rows, _) = AppStoreLinker(policy: ApplePolicy()).link([
             [
                 transaction("t1", chain: "t1", app: "A", purchased: "2025-05-01T00:00:00Z"),
@@ -100,7 +100,7 @@ import Testing
     @Test func renewalInfoWithoutItsSubscriptionIsRejectedWithTheReason() {
         let renewal = AppStoreRecord.renewal(
             AppStoreRenewal(
-                line: 4, originalTransactionID: "x9", renewalState: "subscribed", gracePeriodExpiresDate: nil,
+                line: 4, originalTransactionID: "x9", renewalState: .subscribed, gracePeriodExpiresDate: nil,
                 signedDate: nil, trust: .verified))
         let (rows, _) = AppStoreLinker(policy: ApplePolicy()).link([[renewal]])
         #expect(rows[0].rejections.map(\.line) == [4])
@@ -115,7 +115,7 @@ import Testing
         var policy = ApplePolicy()
         policy.defaultPlatform = .macos
         let defaulted = AppStoreLinker(policy: policy).link(records).rows[0]
-        #expect(defaulted.customers.map { $0.fields[.platform] } == ["macos"])
+        #expect(defaulted.customers.map(\.customer.platform) == [.macos])
     }
 
     @Test func ownershipOfASubscriptionDoesNotDependOnFileOrder() {

@@ -117,4 +117,19 @@ import Testing
         #expect(AppStoreSection.warning(trusted.audit.appStore)?.contains("--trust-decoded") == true)
         #expect(String(decoding: SummaryMarkdown.render(trusted.audit), as: UTF8.self).contains("--trust-decoded"))
     }
+
+    @Test func typedRecordsHaveTheirTextsCheckedAsARowsAre() throws {
+        var checks = SignatureChecks()
+        checks.trustDecoded = true
+        let files = [
+            FixtureFile("app.json", Self.appTransaction("A", version: "3\\u0000")),
+            FixtureFile("t.json", Self.transaction("t\\u00001", chain: "t1", app: "A")),
+        ]
+        let run = try AuditFixture.run(files, policy: Self.policy, asOf: Self.asOf, signatures: checks)
+        #expect(
+            run.audit.rejections.map(\.reason).sorted() == [
+                "original_app_version contains a NUL byte", "transaction_id contains a NUL byte",
+            ])
+        #expect(run.audit.inputs.allSatisfy { $0.rowsRead == $0.rowsAccepted + $0.rowsRejected })
+    }
 }

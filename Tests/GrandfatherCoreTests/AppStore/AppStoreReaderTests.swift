@@ -76,7 +76,8 @@ struct AppStoreReaderTests {
         .init("server-library/mock_signed_data/testNotification", .jwsLines, Tally(noted: 1)),
         .init("server-library/mock_signed_data/transactionInfo", .jwsLines, Tally(rejected: 1)),
         .init("server-library/mock_signed_data/wrongBundleId", .jwsLines, Tally(noted: 1)),
-        .init("server-library/xcode/xcode-signed-app-transaction", .jwsLines, Tally(customers: 1)),
+        // Its originalPurchaseDate is Xcode's year-0 placeholder, outside 0001-9999: refused.
+        .init("server-library/xcode/xcode-signed-app-transaction", .jwsLines, Tally(rejected: 1)),
         .init("server-library/xcode/xcode-signed-renewal-info", .jwsLines, Tally(renewals: 1)),
         .init("server-library/xcode/xcode-signed-transaction", .jwsLines, Tally(transactions: 1)),
         .init("real-signed/test-notification-signed-payload.json", .notificationBodies, Tally(noted: 1)),
@@ -232,8 +233,8 @@ extension AppStoreReaderTests {
         #expect(
             contents.renewals == [
                 AppStoreRenewal(
-                    line: 1, originalTransactionID: "12345", renewalState: "in_grace_period",
-                    gracePeriodExpiresDate: "2023-10-24T12:01:40Z",
+                    line: 1, originalTransactionID: "12345", renewalState: .inGracePeriod,
+                    gracePeriodExpiresDate: AppStoreRecordText.instant("2023-10-24T12:01:40Z"),
                     signedDate: Instant(microseconds: 1_698_148_800_000_000), trust: .unsigned)
             ])
     }
@@ -250,7 +251,7 @@ extension AppStoreReaderTests {
         ] as [(String, String?)])
     func renewalFlags(payload: String, state: String?) throws {
         let contents = try AppStoreFiles.read(text: payload)
-        #expect(contents.renewals.map(\.renewalState) == [state])
+        #expect(contents.renewals.map { $0.renewalState?.rawValue } == [state])
     }
 
     @Test("getAllSubscriptionStatusesResponse: each entry's status sets its renewal's state")
@@ -260,6 +261,7 @@ extension AppStoreReaderTests {
         for (name, subscription) in entries {
             let transaction = AppStoreFiles.jws(
                 #"{"transactionId": "t-\#(name)", "originalTransactionId": "\#(subscription)", "#
+                    + #""productId": "p", "purchaseDate": 1698100000000, "#
                     + #""type": "Auto-Renewable Subscription", "signedDate": 1698148800000}"#)
             // The third renewal info names no subscription: the entry's originalTransactionId does.
             let renewalPayload =
@@ -276,8 +278,9 @@ extension AppStoreReaderTests {
         #expect(contents.transactions.map { $0.fields[.originalTransactionID] } == entries.map(\.1))
         #expect(contents.renewals.map(\.line) == [13, 19, 30])
         #expect(contents.renewals.map(\.originalTransactionID) == entries.map(\.1))
-        #expect(contents.renewals.map(\.renewalState) == ["subscribed", "revoked", "expired"])
-        #expect(contents.renewals.map(\.gracePeriodExpiresDate) == [nil, nil, "2023-10-24T12:01:40Z"])
+        #expect(contents.renewals.map(\.renewalState) == [.subscribed, .revoked, .expired])
+        #expect(
+            contents.renewals.map { $0.gracePeriodExpiresDate?.iso8601 } == [nil, nil, "2023-10-24T12:01:40Z"])
     }
 
     /// signedNotification.json with real JWS in place of its placeholders, as a V2 body.
@@ -299,8 +302,8 @@ extension AppStoreReaderTests {
         #expect(contents.records.map(\.line) == [2, 2])
         #expect(contents.transactions.first?.fields == Self.exampleTransactionFields)
         // data.status 1 decides, not the renewal info's own flags.
-        #expect(contents.renewals.first?.renewalState == "subscribed")
-        #expect(contents.renewals.first?.gracePeriodExpiresDate == "2023-10-24T12:01:40Z")
+        #expect(contents.renewals.first?.renewalState == .subscribed)
+        #expect(contents.renewals.first?.gracePeriodExpiresDate?.iso8601 == "2023-10-24T12:01:40Z")
         #expect(contents.notificationTypes == ["SUBSCRIBED/INITIAL_BUY": 1])
         #expect(contents.unknownNotificationTypes == [:])
         #expect(contents.transactions.first?.trust == .unchecked)
@@ -451,7 +454,7 @@ extension AppStoreReaderTests {
         #expect(notification.rejections == ["at 2023-11-14T22:13:20Z"])
     }
 
-    @Test("Xcode data, when accepted: self-signed, read as sandbox; unchecked, an Xcode customer stays xcode")
+    @Test("Xcode data, when accepted: self-signed, read as sandbox; its app transaction's year-0 placeholder refused")
     func xcodeData() throws {
         let transaction = try AppStoreFiles.readFixture(
             "server-library/xcode/xcode-signed-transaction", options: .acceptingSelfSigned, checker: .xcodeAware)
@@ -464,20 +467,13 @@ extension AppStoreReaderTests {
         #expect(record.signedDate == Instant(microseconds: 1_697_679_936_056_485))
 
         let path = "server-library/xcode/xcode-signed-app-transaction"
-        let selfSigned = try #require(
-            try AppStoreFiles.readFixture(path, options: .acceptingSelfSigned, checker: .xcodeAware).customers.first)
-        // No appTransactionId in the Xcode fixture: no customer_id (the linker decides); no originalPlatform.
-        #expect(
-            selfSigned.fields == [
-                // Xcode's year-0 placeholder is outside 0001-9999: kept as written, for the
-                // normalizer to reject with the range in its reason.
-                .originalAppVersion: "1", .originalPurchaseDate: "-62135769600000", .environment: "sandbox",
-            ])
-        #expect(selfSigned.trust == .selfSigned)
-        #expect(selfSigned.signedDate == Instant(microseconds: 1_697_680_122_257_447))
-        let unchecked = try #require(try AppStoreFiles.readFixture(path).customers.first)
-        #expect(unchecked.fields[.environment] == "xcode")
-        #expect(unchecked.trust == .unchecked)
+        // Xcode's year-0 placeholder is outside 0001-9999: the app transaction is refused
+        // where it is read, with the range in its reason, self-signed or unchecked.
+        let placeholder =
+            "originalPurchaseDate: timestamp '-62135769600000' is outside \(Instant.supportedDescription)"
+        let selfSigned = try AppStoreFiles.readFixture(path, options: .acceptingSelfSigned, checker: .xcodeAware)
+        #expect(selfSigned.rejections == [placeholder])
+        #expect(try AppStoreFiles.readFixture(path).rejections == [placeholder])
 
         let renewal = try AppStoreFiles.readFixture(
             "server-library/xcode/xcode-signed-renewal-info", options: .acceptingSelfSigned, checker: .xcodeAware)
@@ -602,19 +598,19 @@ extension AppStoreReaderTests {
         #expect(AppStoreValue.instant(milliseconds: text) == microseconds.map { Instant(microseconds: $0) })
     }
 
-    @Test("enums map to SPEC §2's words; unknown values stay as written for the normalizer")
+    @Test("enums map to SPEC §2's words, Xcode's environment to sandbox, prices to units")
     func enumValues() throws {
         let payload = #"""
-            {"transactionId": "t", "type": "Subscription Box", "purchaseDate": "yesterday", "inAppOwnershipType": "FAMILY_SHARED",
-             "environment": "Xcode", "price": "lots", "expiresDate": null}
+            {"transactionId": "t", "productId": "p", "type": "Non-Renewing Subscription", "purchaseDate": 1700000000000,
+             "inAppOwnershipType": "FAMILY_SHARED", "environment": "Xcode", "price": 990, "expiresDate": null}
             """#
         let transaction = try #require(try AppStoreFiles.read(text: payload).transactions.first)
         #expect(
             transaction.fields == [
-                .transactionID: "t", .productType: "Subscription Box", .purchaseDate: "yesterday",
-                .ownershipType: "family_shared", .environment: "sandbox", .price: "lots",
+                .transactionID: "t", .productID: "p", .productType: "non_renewing",
+                .purchaseDate: "2023-11-14T22:13:20Z", .ownershipType: "family_shared", .environment: "sandbox",
+                .price: "0.99",
             ])
-        #expect(AppStoreValue.productType("Non-Renewing Subscription") == "non_renewing")
         #expect(AppStoreValue.productType("Non-Consumable") == "non_consumable")
         #expect(AppStoreValue.productType("Consumable") == "consumable")
         #expect(
@@ -622,9 +618,31 @@ extension AppStoreReaderTests {
                 "ios", "macos", "tvos", "visionos", "Android",
             ])
         #expect(
-            ["Production", "Sandbox", "Xcode", "LocalTesting"].map(AppStoreValue.customerEnvironment) == [
-                "production", "sandbox", "xcode", "sandbox",
+            ["Production", "Sandbox", "Xcode", "LocalTesting"].map(AppStoreValue.environment) == [
+                "production", "sandbox", "sandbox", "sandbox",
             ])
+    }
+
+    @Test(
+        "a member that cannot be read refuses its record where it is read, the member named as the App Store spells it",
+        arguments: [
+            (#""type": "Subscription Box""#, "unknown type 'Subscription Box'"),
+            (#""purchaseDate": "yesterday""#, "purchaseDate: not epoch milliseconds 'yesterday'"),
+            (#""expiresDate": 1e12"#, "expiresDate: not epoch milliseconds '1e12'"),
+            (#""inAppOwnershipType": "BORROWED""#, "unknown inAppOwnershipType 'BORROWED'"),
+            (#""environment": "Staging""#, "unknown environment 'Staging'"),
+            (#""price": "lots""#, "bad price 'lots' (not a decimal)"),
+            (#""productId": """#, "missing required field productId"),
+        ])
+    func unreadableMembers(member: String, reason: String) throws {
+        let base = [
+            #""transactionId": "t""#, #""productId": "p""#, #""type": "Consumable""#,
+            #""purchaseDate": 1700000000000"#,
+        ]
+        let key = member.prefix { $0 != ":" }
+        let members = base.filter { !$0.hasPrefix(key) } + [member]
+        let contents = try AppStoreFiles.read(text: "{" + members.joined(separator: ", ") + "}")
+        #expect(contents.records == [.rejected(line: 1, reason: reason)])
     }
 }
 
@@ -661,7 +679,7 @@ extension AppStoreReaderTests {
         #expect(
             contents.renewals == [
                 AppStoreRenewal(
-                    line: 804, originalTransactionID: owner, renewalState: "expired", gracePeriodExpiresDate: nil,
+                    line: 804, originalTransactionID: owner, renewalState: .expired, gracePeriodExpiresDate: nil,
                     signedDate: Instant(microseconds: 1_604_851_257_000_000), trust: .unsigned)
             ])
         #expect(contents.records.map(\.line) == contents.records.map(\.line).sorted())
@@ -710,7 +728,8 @@ extension AppStoreReaderTests {
             contents.transactions.map(\.fields) == [
                 [
                     .transactionID: "t2", .originalTransactionID: "o2", .customerID: "o1", .productID: "lifetime",
-                    .productType: "non_consumable", .purchaseDate: "2020-09-13T12:26:40Z", .environment: "production",
+                    .productType: "non_consumable", .purchaseDate: "2020-09-13T12:26:40Z", .ownershipType: "purchased",
+                    .environment: "production",
                 ],
                 [
                     .transactionID: "t1", .originalTransactionID: "o1", .customerID: "o1", .productID: "monthly",
@@ -721,8 +740,8 @@ extension AppStoreReaderTests {
             ])
         #expect(contents.transactions.map(\.line) == [3, 7])
         #expect(contents.renewals.map(\.originalTransactionID) == ["o1", "o3", "o4"])
-        #expect(contents.renewals.map(\.renewalState) == ["in_grace_period", "in_billing_retry", nil])
-        #expect(contents.renewals.first?.gracePeriodExpiresDate == "2019-03-19T12:53:20Z")
+        #expect(contents.renewals.map(\.renewalState) == [.inGracePeriod, .inBillingRetry, nil])
+        #expect(contents.renewals.first?.gracePeriodExpiresDate?.iso8601 == "2019-03-19T12:53:20Z")
         #expect(contents.rejections == ["pending_renewal_info entry names no original_transaction_id"])
     }
 
@@ -784,7 +803,7 @@ extension AppStoreReaderTests {
         #expect(contents.transactions.count == 54)
         #expect(contents.transactions.allSatisfy { $0.fields[.customerID] == nil })
         #expect(Set(contents.transactions.compactMap { $0.fields[.environment] }) == ["production"])
-        #expect(contents.renewals.map(\.renewalState) == ["expired"])
+        #expect(contents.renewals.map(\.renewalState) == [.expired])
         #expect(contents.notificationTypes == [:])
         let empty = try AppStoreFiles.read(text: #"{"notification_type": "CANCEL", "unified_receipt": {"status": 0}}"#)
         #expect(empty.notes == ["V1 CANCEL notification carries no transaction"])
@@ -893,7 +912,7 @@ extension AppStoreReaderTests {
             checker: StubChecker.unchecked)
         let reason = "malformed JSON at line 3, column 3: expected a string key"
         #expect(contents.records == [.rejected(line: 1, reason: reason)])
-        let array = "[{\"transactionId\": \"a\"},\n{\"transactionId\": \"b\"\n"
+        let array = "[{\"transactionId\": \"a\", \(Self.requiredMembers)},\n{\"transactionId\": \"b\"\n"
         let read = try AppStoreFiles.read(text: array)
         #expect(read.tally == Tally(transactions: 1, rejected: 1))
         #expect(
@@ -901,10 +920,13 @@ extension AppStoreReaderTests {
         )
     }
 
+    /// The members every transaction needs besides its id, for payloads built by hand.
+    static let requiredMembers = #""productId": "p", "type": "Consumable", "purchaseDate": 1700000000000"#
+
     @Test("an API response nested in JSON Lines with other shapes: each element by its own keys")
     func mixedElements() throws {
         let text = [
-            #"{"transactionId": "t", "type": "Consumable"}"#,
+            #"{"transactionId": "t", "productId": "p", "type": "Consumable", "purchaseDate": 1700000000000}"#,
             #"{"errorCode": 4040010, "errorMessage": "Transaction id not found."}"#,
             #"{"signedTransactions": ["x"]}"#,
         ].joined(separator: "\n")

@@ -22,6 +22,13 @@ enum TextBytes {
         bytes.withUnsafeBytes { problem($0) }
     }
 
+    /// Why `text` is not text a record may hold (a Swift string is valid UTF-8, but may
+    /// hold a NUL); `nil` when it is.
+    static func problem(_ text: String) -> Problem? {
+        var text = text
+        return text.withUTF8 { problem(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Why `bytes` is not text a record may hold; `nil` when it is.
     static func problem(_ bytes: UnsafeRawBufferPointer) -> Problem? {
         if ASCII.isPlain(bytes) { return nil }
