@@ -15,7 +15,7 @@ import Testing
         #expect(
             files == ["customers.csv", "rejected.csv", "report.html", "snapshot.sqlite", "summary.json", "summary.md"])
         let dump = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
-        #expect(try dump.userVersion() == 6)
+        #expect(try dump.userVersion() == 7)
         #expect(
             try dump.tables() == [
                 "changes", "customer_fact_sources", "customer_flags", "customers", "deciding_transactions",

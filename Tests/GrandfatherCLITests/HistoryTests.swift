@@ -83,7 +83,7 @@ import Testing
         let result = try cli.run(arguments + ["--previous", "snapshot-v1.sqlite"])
         #expect(result.status == 0, "\(result.stderr)")
         let snapshot = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite"))
-        #expect(try snapshot.userVersion() == 6)
+        #expect(try snapshot.userVersion() == 7)
         let oldRun = "20261122T013419.370Z-27410"
         #expect(
             try snapshot.text("SELECT count(*) FROM runs WHERE run_id = '\(oldRun)' AND previous_run_id IS NULL") == "1"

@@ -10,6 +10,12 @@ struct CustomerActivity: Sendable {
         /// Held in the value: a 16-digit id as a `String` is an object of its own, made per
         /// current transaction and then retained and released by every report that reads it.
         var transactionID: CompactText
+        // Which source gave each of its facts (what `explain` names), packed into the 6 bytes
+        // the id's alignment leaves (a whole word would make every grant 8 bytes larger). Not
+        // part of what the grant is: two records that make the same grant are one grant,
+        // named by `TransactionProvenance.named(against:)`.
+        private var sourcesLow: UInt16
+        private var sourcesHigh: UInt32
         var productID: String
         var productType: ProductType
         /// Current only through a billing grace period (SPEC §8.11).
@@ -23,6 +29,51 @@ struct CustomerActivity: Sendable {
         /// otherwise): the subscription, when this transaction was bought, and its price
         /// (canonical decimal) and currency.
         var revenue: Revenue?
+
+        init(
+            transactionID: CompactText, productID: String, productType: ProductType, throughGrace: Bool,
+            familyShared: Bool, promotional: Bool, endsAt: Instant?, revenue: Revenue?,
+            provenance: TransactionProvenance
+        ) {
+            self.transactionID = transactionID
+            (sourcesLow, sourcesHigh) = Self.split(provenance)
+            self.productID = productID
+            self.productType = productType
+            self.throughGrace = throughGrace
+            self.familyShared = familyShared
+            self.promotional = promotional
+            self.endsAt = endsAt
+            self.revenue = revenue
+        }
+
+        var provenance: TransactionProvenance {
+            get { TransactionProvenance(packed: UInt64(sourcesLow) | UInt64(sourcesHigh) << 16) }
+            set { (sourcesLow, sourcesHigh) = Self.split(newValue) }
+        }
+
+        /// A provenance's packed bits, in the two fields that hold them.
+        static func split(_ provenance: TransactionProvenance) -> (UInt16, UInt32) {
+            let packed = provenance.packed
+            return (UInt16(truncatingIfNeeded: packed), UInt32(truncatingIfNeeded: packed >> 16))
+        }
+
+        static func == (lhs: CurrentGrant, rhs: CurrentGrant) -> Bool {
+            lhs.transactionID == rhs.transactionID && lhs.productID == rhs.productID
+                && lhs.productType == rhs.productType && lhs.throughGrace == rhs.throughGrace
+                && lhs.familyShared == rhs.familyShared && lhs.promotional == rhs.promotional
+                && lhs.endsAt == rhs.endsAt && lhs.revenue == rhs.revenue
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(transactionID)
+            hasher.combine(productID)
+            hasher.combine(productType)
+            hasher.combine(throughGrace)
+            hasher.combine(familyShared)
+            hasher.combine(promotional)
+            hasher.combine(endsAt)
+            hasher.combine(revenue)
+        }
 
         struct Revenue: Sendable, Hashable {
             /// A hash of the original transaction id, else the transaction id: only compared
@@ -39,8 +90,27 @@ struct CustomerActivity: Sendable {
     struct LatestRenewable: Sendable {
         /// Held compactly: replaced whenever a later renewal streams by.
         var compactTransactionID: CompactText
+        // Its provenance, packed into the 6 bytes the id's alignment leaves: a whole word
+        // would make every customer's activity 8 bytes larger.
+        private var sourcesLow: UInt16
+        private var sourcesHigh: UInt32
         var purchaseDate: Instant
         var state: RenewalState?
+
+        init(
+            compactTransactionID: CompactText, purchaseDate: Instant, state: RenewalState?,
+            provenance: TransactionProvenance
+        ) {
+            self.compactTransactionID = compactTransactionID
+            (sourcesLow, sourcesHigh) = CurrentGrant.split(provenance)
+            self.purchaseDate = purchaseDate
+            self.state = state
+        }
+
+        var provenance: TransactionProvenance {
+            get { TransactionProvenance(packed: UInt64(sourcesLow) | UInt64(sourcesHigh) << 16) }
+            set { (sourcesLow, sourcesHigh) = CurrentGrant.split(newValue) }
+        }
 
         var transactionID: String { compactTransactionID.string }
     }
@@ -67,10 +137,20 @@ struct CustomerActivity: Sendable {
         {
             hasImpossibleDates = true
         }
-        if transaction.productType == .autoRenewable, isLater(transaction, of: batch) {
-            latestRenewable = LatestRenewable(
-                compactTransactionID: batch.withBytes(transaction.transactionID) { CompactText($0) },
-                purchaseDate: transaction.purchaseDate, state: transaction.renewalState)
+        if transaction.productType == .autoRenewable {
+            switch order(of: transaction, of: batch) {
+            case .later:
+                latestRenewable = LatestRenewable(
+                    compactTransactionID: batch.withBytes(transaction.transactionID) { CompactText($0) },
+                    purchaseDate: transaction.purchaseDate, state: transaction.renewalState,
+                    provenance: transaction.provenance)
+            case .same:
+                if let kept = latestRenewable?.provenance {
+                    latestRenewable?.provenance = transaction.provenance.named(against: kept)
+                }
+            case .earlier:
+                break
+            }
         }
         if let grant = Self.currentGrant(transaction, of: batch, rules: rules) { add(grant) }
     }
@@ -83,7 +163,11 @@ struct CustomerActivity: Sendable {
 
     private mutating func add(_ grant: CurrentGrant) {
         guard current.count >= Self.searchedGrants else {
-            if !current.contains(grant) { current.append(grant) }
+            if let index = current.firstIndex(of: grant) {
+                current[index].provenance = grant.provenance.named(against: current[index].provenance)
+            } else {
+                current.append(grant)
+            }
             return
         }
         if current.count == current.capacity {
@@ -97,24 +181,40 @@ struct CustomerActivity: Sendable {
     /// Makes `current` a set again, each grant where it first came: called when the fold ends.
     mutating func removeRepeatedGrants() {
         guard current.count > Self.searchedGrants else { return }
-        var seen = Set<CurrentGrant>(minimumCapacity: current.count)
-        current.removeAll { !seen.insert($0).inserted }
+        var first: [CurrentGrant: Int] = Dictionary(minimumCapacity: current.count)
+        var kept: [CurrentGrant] = []
+        kept.reserveCapacity(current.capacity)
+        for grant in current {
+            if let index = first[grant] {
+                kept[index].provenance = grant.provenance.named(against: kept[index].provenance)
+            } else {
+                first[grant] = kept.count
+                kept.append(grant)
+            }
+        }
+        current = kept
     }
 
-    /// Whether an auto-renewable transaction comes after the latest one kept (SPEC §8.19:
+    private enum Order { case earlier, same, later }
+
+    /// Where an auto-renewable transaction comes against the latest one kept (SPEC §8.19:
     /// purchase date, then transaction id, then renewal state text).
-    private func isLater(_ transaction: Transaction, of batch: TransactionBatch) -> Bool {
-        guard let latest = latestRenewable else { return true }
-        if transaction.purchaseDate != latest.purchaseDate { return latest.purchaseDate < transaction.purchaseDate }
+    private func order(of transaction: Transaction, of batch: TransactionBatch) -> Order {
+        guard let latest = latestRenewable else { return .later }
+        if transaction.purchaseDate != latest.purchaseDate {
+            return latest.purchaseDate < transaction.purchaseDate ? .later : .earlier
+        }
         let order = batch.withBytes(transaction.transactionID) { candidate in
             latest.compactTransactionID.withBytes { kept -> Int in
                 if kept.elementsEqual(candidate) { return 0 }
                 return kept.lexicographicallyPrecedes(candidate) ? 1 : -1
             }
         }
-        if order != 0 { return order > 0 }
-        return (latest.state?.rawValue ?? "").utf8.lexicographicallyPrecedes(
-            (transaction.renewalState?.rawValue ?? "").utf8)
+        if order != 0 { return order > 0 ? .later : .earlier }
+        let kept = (latest.state?.rawValue ?? "").utf8
+        let candidate = (transaction.renewalState?.rawValue ?? "").utf8
+        if kept.elementsEqual(candidate) { return .same }
+        return kept.lexicographicallyPrecedes(candidate) ? .later : .earlier
     }
 
     /// The grant a transaction makes, or `nil` when it is not current (`AuditRules.currency`).
@@ -126,7 +226,7 @@ struct CustomerActivity: Sendable {
                 of: transaction.productType, revoked: transaction.isRevoked, purchased: transaction.purchaseDate,
                 expires: transaction.expiresDate, renewalState: transaction.renewalState,
                 graceExpires: transaction.gracePeriodExpiresDate, promotional: transaction.isPromotional,
-                product: { batch.string(transaction.productID) ?? "" })
+                termEnds: transaction.termEnds, product: { batch.string(transaction.productID) ?? "" })
         else { return nil }
         let transactionID = batch.withBytes(transaction.transactionID) { CompactText($0) }
         var revenue: CurrentGrant.Revenue?
@@ -146,6 +246,6 @@ struct CustomerActivity: Sendable {
             transactionID: transactionID, productID: batch.string(transaction.productID) ?? "",
             productType: transaction.productType, throughGrace: currency.throughGrace,
             familyShared: transaction.ownership == .familyShared, promotional: transaction.isPromotional,
-            endsAt: currency.endsAt, revenue: revenue)
+            endsAt: currency.endsAt, revenue: revenue, provenance: transaction.provenance)
     }
 }

@@ -47,6 +47,9 @@ public struct Explanation: Sendable {
         public var currentUntil: Instant?
         /// Current only through a billing grace period.
         public var throughGrace: Bool
+        /// Which source shape gave each of its facts (`TransactionProvenance.described`);
+        /// `nil` in a snapshot written before they were recorded (schema version 7).
+        public var factSources: String?
 
         /// The same transaction and version: what one `entitlements` row per entitlement repeats.
         func isSameVersion(as other: DecidingTransaction) -> Bool {

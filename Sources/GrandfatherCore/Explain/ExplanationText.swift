@@ -90,6 +90,7 @@ public enum ExplanationText {
             lines.append(title)
             lines.append("    " + status(transaction, explanation))
             lines.append("    " + grantsLine(transaction, explanation))
+            if let sources = transaction.factSources { lines.append("    " + sourcesLine(sources)) }
         }
         lines.append("  (the snapshot keeps only the transactions that decided: the current ones, and the latest")
         lines.append("  auto-renewable behind billing_retry; sandbox transactions take no part in anything)")
@@ -127,7 +128,15 @@ public enum ExplanationText {
         }
         switch transaction.productType {
         case .nonRenewing:
-            let term = explanation.policy.termSeconds(forProduct: transaction.productID ?? "")
+            let product = transaction.productID ?? ""
+            guard explanation.policy.products[product]?.termDays != nil else {
+                // The term is its product's in the run (an export's product_duration) or the
+                // policy's default: the snapshot keeps the end, not which.
+                return "current: non-renewing term ends \(until.iso8601) (its product's term: the export's "
+                    + "product_duration where one is stated, else non_renewing_term_days "
+                    + "\(explanation.policy.nonRenewingTermDays) d)"
+            }
+            let term = explanation.policy.termSeconds(forProduct: product)
             let bought = until.adding(seconds: -term).iso8601
             return "current: non-renewing term ends \(until.iso8601) (bought \(bought), term \(term / 86_400) d)"
         default:
@@ -145,6 +154,30 @@ public enum ExplanationText {
             text += transaction.productType == .nonRenewing ? "term ends " : "current until "
         }
         return text + until.iso8601
+    }
+
+    /// Which source gave its facts, from the snapshot's `fact_sources`
+    /// (`TransactionProvenance.described`): the record's shape, then the facts another shape
+    /// stated, grouped by that shape in the order they come.
+    static func sourcesLine(_ described: String) -> String {
+        let parts = described.components(separatedBy: "; ")
+        var groups: [(source: String, facts: [String])] = []
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            if let index = groups.firstIndex(where: { $0.source == pair[1] }) {
+                groups[index].facts.append(pair[0])
+            } else {
+                groups.append((pair[1], [pair[0]]))
+            }
+        }
+        var text = "facts from " + PlainText.escaped(parts.first ?? "")
+        for group in groups {
+            text +=
+                "; " + group.facts.map(PlainText.escaped).joined(separator: ", ") + " from "
+                + PlainText.escaped(group.source)
+        }
+        return text
     }
 
     private static func grantsLine(_ transaction: Explanation.DecidingTransaction, _ explanation: Explanation) -> String

@@ -19,6 +19,15 @@ struct ProductEvidence: Sendable, Equatable {
         /// Rows that stated nothing of the type (an export row with none of the three columns,
         /// a response's item no entitlement names).
         var silent = 0
+        /// The shortest and longest `product_duration` rows stated (SPEC §9: a non-renewing
+        /// product's term), `nil` when none did.
+        var shortest: ProductDuration?
+        var longest: ProductDuration?
+
+        mutating func note(_ duration: ProductDuration) {
+            if shortest.map({ duration < $0 }) ?? true { shortest = duration }
+            if longest.map({ duration > $0 }) ?? true { longest = duration }
+        }
 
         /// Rows stating each type, by the source that stated it.
         var stated: [Source: [ProductType: Int]] {
@@ -32,8 +41,8 @@ struct ProductEvidence: Sendable, Equatable {
         }
 
         static func == (lhs: Tally, rhs: Tally) -> Bool {
-            lhs.name == rhs.name && lhs.silent == rhs.silent
-                && (0..<20).allSatisfy { lhs.counts[$0] == rhs.counts[$0] }
+            lhs.name == rhs.name && lhs.silent == rhs.silent && lhs.shortest == rhs.shortest
+                && lhs.longest == rhs.longest && (0..<20).allSatisfy { lhs.counts[$0] == rhs.counts[$0] }
         }
     }
 
@@ -46,8 +55,9 @@ struct ProductEvidence: Sendable, Equatable {
         Int(truncatingIfNeeded: StableHash.of(product))
     }
 
-    /// Notes one row of `product`, whose `source` states `stated` (`nil`: nothing).
-    mutating func note(product: Span<UInt8>, source: Source, stated: ProductType?) {
+    /// Notes one row of `product`, whose `source` states `stated` (`nil`: nothing) and, an
+    /// export row, the product's `duration`.
+    mutating func note(product: Span<UInt8>, source: Source, stated: ProductType?, duration: ProductDuration? = nil) {
         let key = Self.key(product)
         var index = tallies.index(forKey: key)
         if index == nil {
@@ -63,6 +73,7 @@ struct ProductEvidence: Sendable, Equatable {
         } else {
             tallies.values[index].silent += 1
         }
+        if let duration { tallies.values[index].note(duration) }
     }
 
     /// Adds what `other` noted.
@@ -74,6 +85,7 @@ struct ProductEvidence: Sendable, Equatable {
             }
             mine.silent += tally.silent
             for index in 0..<20 { mine.counts[index] += tally.counts[index] }
+            for duration in [tally.shortest, tally.longest].compactMap(\.self) { mine.note(duration) }
             tallies[key] = mine
         }
     }
@@ -91,6 +103,9 @@ struct ProductEvidence: Sendable, Equatable {
         /// Every type stated, by source, with its rows.
         var stated: [Source: [ProductType: Int]]
         var silent: Int
+        /// The term export rows state (the longest, when they differ), and the shortest.
+        var duration: ProductDuration?
+        var shortestDuration: ProductDuration?
     }
 
     /// Each product's decision, given the policy's types.
@@ -107,7 +122,8 @@ struct ProductEvidence: Sendable, Equatable {
             let source = bySource.keys.min() ?? .fallback
             decided[key] = Decision(
                 product: tally.name, type: bySource[source] ?? .consumable, source: source, bySource: bySource,
-                disagrees: source != .policy && distinct.count > 1, stated: stated, silent: tally.silent)
+                disagrees: source != .policy && distinct.count > 1, stated: stated, silent: tally.silent,
+                duration: tally.longest, shortestDuration: tally.shortest)
         }
         return decided
     }
@@ -118,6 +134,11 @@ struct ProductEvidence: Sendable, Equatable {
 /// keeps it (the richest word on that purchase), while a row that states nothing, or only
 /// what a response's shape implies, takes what the strongest source of the run states of
 /// its product (an export's word outranks a response's, which outranks the fallback).
+///
+/// A non-renewing product's term (SPEC §9, Product facts) is the policy's `term_days` when it
+/// gives one; else the `product_duration` the export's rows state (the longest, when they
+/// differ), which ends each of its transactions (`MappedTransaction.termEnds`); else the
+/// policy's `non_renewing_term_days`.
 struct ProductFacts: Sendable {
     /// Every product's decision, by product id, for reports.
     let decisions: [String: ProductEvidence.Decision]
@@ -128,14 +149,24 @@ struct ProductFacts: Sendable {
     /// The products the reports list (`ProductFindings`), by key, with their ids: the
     /// customers each touches are counted as rows are fed.
     let listed: [Int: String]
+    /// The term of each non-renewing product the export states one for and the policy gives
+    /// none, by key: empty in most runs.
+    private let terms: [Int: ProductDuration]
 
-    init(_ evidence: ProductEvidence, policy: [String: ProductType]) {
+    /// - Parameters:
+    ///   - policy: the policy's type of each product that has one.
+    ///   - termed: the products the policy gives a `term_days`.
+    init(_ evidence: ProductEvidence, policy: [String: ProductType], termed: Set<String> = []) {
         var decisions: [String: ProductEvidence.Decision] = [:]
         var weaker: [Int: [ProductEvidence.Source: ProductType]] = [:]
         var listed: [Int: String] = [:]
+        var terms: [Int: ProductDuration] = [:]
         for (key, decision) in evidence.decisions(policy: policy) {
             decisions[decision.product] = decision
             if ProductFindings.lists(decision) { listed[key] = decision.product }
+            if decision.type == .nonRenewing, !termed.contains(decision.product), let duration = decision.duration {
+                terms[key] = duration
+            }
             guard decision.source != .policy, let tally = evidence.tallies[key] else { continue }
             // Rows stated less than the strongest source did: silent ones beside any word, or
             // responses' beside an export's.
@@ -148,6 +179,7 @@ struct ProductFacts: Sendable {
         self.decisions = decisions
         self.weaker = weaker
         self.listed = listed
+        self.terms = terms
     }
 
     /// The key of the record's product when the reports list it, else `nil`.
@@ -159,17 +191,23 @@ struct ProductFacts: Sendable {
     }
 
     /// Gives `record` what its product's stronger evidence states, where the record's own
-    /// type rests on less.
+    /// type rests on less, and, a non-renewing one, its product's term.
     func decide(_ record: inout MappedTransaction, texts: some TransactionTexts) {
-        guard !weaker.isEmpty, record.typeSource != .policy, record.typeSource != .export,
+        if !weaker.isEmpty, record.typeSource != .policy, record.typeSource != .export,
             let stated = texts.read(.productID, { weaker[ProductEvidence.key($0)] }) ?? nil
-        else { return }
-        if let type = stated[.export] {
-            record.productType = type
-            record.typeSource = .export
-        } else if record.typeSource == .fallback, let type = stated[.response] {
-            record.productType = type
-            record.typeSource = .response
+        {
+            if let type = stated[.export] {
+                record.productType = type
+                record.typeSource = .export
+            } else if record.typeSource == .fallback, let type = stated[.response] {
+                record.productType = type
+                record.typeSource = .response
+            }
+        }
+        if !terms.isEmpty, record.productType == .nonRenewing,
+            let term = texts.read(.productID, { terms[ProductEvidence.key($0)] }) ?? nil
+        {
+            record.termEnds = term.end(from: record.purchaseDate)
         }
     }
 }

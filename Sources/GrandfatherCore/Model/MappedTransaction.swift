@@ -21,6 +21,9 @@ struct MappedTransaction: Sendable, Equatable {
     /// A grant a store or service made rather than sold (SPEC §9: RevenueCat's `promotional` store).
     var isPromotional: Bool
     var provenance: TransactionProvenance
+    /// When a non-renewing transaction's term ends, where its product's term comes from the
+    /// run's evidence (`ProductFacts`) rather than the policy; `nil` otherwise.
+    var termEnds: Instant? = nil
 }
 
 /// What a transaction's product type rests on, strongest first (SPEC §9, Product facts).

@@ -38,6 +38,9 @@ struct Transaction: Sendable, Equatable {
     var isPromotional = false
     /// Which shape the record came in and which shape stated each fact.
     var provenance = TransactionProvenance(shape: .canonical)
+    /// When a non-renewing transaction's term ends, where its product's term is the run's
+    /// evidence (an export's `product_duration`) rather than the policy's (SPEC §9).
+    var termEnds: Instant? = nil
 
     /// Revoked when a revocation date is present (whenever it lies) or the state says so (SPEC §8.11).
     var isRevoked: Bool { revocationDate != nil || renewalState == .revoked }

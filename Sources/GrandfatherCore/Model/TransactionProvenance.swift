@@ -95,11 +95,13 @@ public enum TransactionFact: Int, CaseIterable, Sendable {
     }
 }
 
-/// Which shape a transaction's record came in, and which shape stated each of its facts: one
-/// shape for a record read once, several for deliveries merged field by field.
+/// Which shape a transaction's record came in, which shape stated each of its facts (one
+/// shape for a record read once, several for deliveries merged field by field), and what its
+/// product type rests on: what `grandfather explain` names for each deciding transaction.
 public struct TransactionProvenance: Sendable, Hashable {
-    /// 4 bits per fact, the raw value of the shape that stated it (0: none), and the record's
-    /// own shape in the top 4 bits.
+    /// 4 bits per fact, the raw value of the shape that stated it (0: none); the product
+    /// type's source in bits 44–47 (its raw value + 1; 0: not known); the record's own shape
+    /// in the top 4 bits.
     private(set) var bits: UInt64
 
     /// A record of `shape` that states every fact the shape can.
@@ -146,5 +148,86 @@ public struct TransactionProvenance: Sendable, Hashable {
     /// Makes `shape` the record's own.
     mutating func setShape(_ shape: TransactionShape) {
         bits = (bits & ~(0xF << 60)) | (UInt64(shape.rawValue) << 60)
+    }
+
+    private static let typeShift: UInt64 = 44
+
+    /// What the product type rests on; `nil` when the record does not say.
+    public var typeSource: ProductTypeSource? {
+        get {
+            let raw = (bits >> Self.typeShift) & 0xF
+            return raw == 0 ? nil : ProductTypeSource(rawValue: UInt8(raw - 1))
+        }
+        set {
+            let raw = newValue.map { UInt64($0.rawValue) + 1 } ?? 0
+            bits = (bits & ~(0xF << Self.typeShift)) | (raw << Self.typeShift)
+        }
+    }
+
+    /// As the snapshot's `fact_sources` and `explain` give it: the record's shape, then each
+    /// fact another shape stated (`fact=shape`), then the product type's source when it is
+    /// not the record's own field, `;`-separated: `revenuecat_subscription;
+    /// original_transaction_id=revenuecat_export; ownership_type=revenuecat_export;
+    /// product_type=policy`. A fact no delivery stated is not named.
+    public var described: String {
+        let shape = self.shape
+        var parts = [shape.code]
+        for fact in TransactionFact.allCases {
+            guard let source = source(of: fact), source != shape else { continue }
+            parts.append("\(fact.name)=\(source.code)")
+        }
+        if let typeSource, typeSource != .record { parts.append("product_type=\(typeSource.code)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The provenance `described` gives back (the product type's source `record` when it
+    /// names none); `nil` when `text` is not one.
+    public init?(described text: String) {
+        let parts = text.components(separatedBy: "; ")
+        guard let shape = TransactionShape.allCases.first(where: { $0.code == parts[0] }) else { return nil }
+        self.init(shape: shape)
+        typeSource = .record
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { return nil }
+            if pair[0] == "product_type" {
+                guard let source = ProductTypeSource.allCases.first(where: { $0.code == pair[1] }) else { return nil }
+                typeSource = source
+            } else {
+                guard let fact = TransactionFact.allCases.first(where: { $0.name == pair[0] }),
+                    let from = TransactionShape.allCases.first(where: { $0.code == pair[1] })
+                else { return nil }
+                set(fact, to: from)
+            }
+        }
+    }
+
+    /// The nibbles in use (each fact's, the product type's source, the shape), in the order
+    /// `packed` keeps them.
+    private static let usedNibbles: [UInt64] = Array(0...11) + [15]
+
+    /// The provenance in 39 bits (3 per nibble in use: none holds more than 6), for a record
+    /// kept per customer, where the 8 bytes `bits` takes would cost a word of every customer.
+    var packed: UInt64 {
+        var out: UInt64 = 0
+        for (index, nibble) in Self.usedNibbles.enumerated() {
+            out |= ((bits >> (4 * nibble)) & 0x7) << (3 * UInt64(index))
+        }
+        return out
+    }
+
+    init(packed: UInt64) {
+        var bits: UInt64 = 0
+        for (index, nibble) in Self.usedNibbles.enumerated() {
+            bits |= ((packed >> (3 * UInt64(index))) & 0x7) << (4 * nibble)
+        }
+        self.bits = bits
+    }
+
+    /// Of two records that decide alike (exact duplicates, folded in whatever order threads
+    /// take them), the one whose sources are named: the lesser bits, so that every run names
+    /// the same.
+    func named(against other: TransactionProvenance) -> TransactionProvenance {
+        bits <= other.bits ? self : other
     }
 }

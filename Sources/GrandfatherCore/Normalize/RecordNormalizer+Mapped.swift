@@ -40,6 +40,8 @@ extension RecordNormalizer {
         }
         var currency = stored[TransactionText.currency.rawValue]
         if !currency.isAbsent { currency = batch.uppercase(currency) }
+        var provenance = record.provenance
+        provenance.typeSource = record.typeSource
         batch.append(
             Transaction(
                 transactionID: stored[TransactionText.transactionID.rawValue],
@@ -49,7 +51,7 @@ extension RecordNormalizer {
                 revocationDate: record.revocationDate, ownership: record.ownership, environment: record.environment,
                 price: stored[TransactionText.price.rawValue], currency: currency, renewalState: record.renewalState,
                 gracePeriodExpiresDate: record.gracePeriodExpiresDate, storePlatform: record.storePlatform,
-                isPromotional: record.isPromotional, provenance: record.provenance))
+                isPromotional: record.isPromotional, provenance: provenance, termEnds: record.termEnds))
         return nil
     }
 }

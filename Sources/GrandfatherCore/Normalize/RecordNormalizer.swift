@@ -11,6 +11,13 @@ struct RecordNormalizer: Sendable {
         identities.isEmpty ? id : identities[id] ?? id
     }
 
+    /// Every canonical row's provenance: every fact, and the product type, its own.
+    private static let canonicalRow = {
+        var provenance = TransactionProvenance(shape: .canonical)
+        provenance.typeSource = .record
+        return provenance
+    }()
+
     /// A customer, or why the row is rejected.
     func customer(_ row: RawRow) -> Result<Customer, RowProblem> {
         let fields = FieldReader(row: row, timestamps: timestamps)
@@ -85,7 +92,7 @@ struct RecordNormalizer: Sendable {
                     productID: productID, productType: productType, purchaseDate: purchaseDate,
                     expiresDate: expiresDate, revocationDate: revocationDate, ownership: ownership,
                     environment: environment, price: price, currency: currency, renewalState: renewalState,
-                    gracePeriodExpiresDate: grace, provenance: TransactionProvenance(shape: .canonical)))
+                    gracePeriodExpiresDate: grace, provenance: Self.canonicalRow))
             return nil
         } catch {
             batch.truncate(to: mark)

@@ -148,8 +148,9 @@ struct ExportTransaction: Equatable, Sendable {
     /// Notes what the row says of its product's type.
     func note<Values: ExportValues>(_ row: Values, source: ProductEvidence.Source, into evidence: inout ProductEvidence)
     {
+        let duration = row.read(.productDuration) { ProductDuration(iso8601: $0) } ?? nil
         _ = row.read(.productID) {
-            evidence.note(product: $0, source: source, stated: statedType)
+            evidence.note(product: $0, source: source, stated: statedType, duration: duration)
         }
     }
 

@@ -105,7 +105,9 @@ enum RevenueCatSource: InputSource {
             )
         }
         outcome.rowEntitlements.merge(delivered.rowEntitlements)
-        let products = ProductFacts(delivered.evidence, policy: productTypes)
+        let products = ProductFacts(
+            delivered.evidence, policy: productTypes,
+            termed: Set(stream.settings.policy.products.filter { $0.value.termDays != nil }.keys))
         let fed = try feed(
             &delivered, products: products, digesting: exports.map { inputs[$0].description.path }, into: stream)
         for (index, digest) in zip(exports, fed.digests) {

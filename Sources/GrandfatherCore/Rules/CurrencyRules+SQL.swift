@@ -1,16 +1,19 @@
 /// The SQL twin of `CurrencyRules.swift` (SPEC §4, §8.11, §8.12, §8.24): which transaction is
 /// current as of the run, until when, and through what; which has impossible dates. The
-/// as-of instant is inlined as a literal, and each listed product's term as a row of a
-/// literal table the transactions join: a CASE over the products would cost every row a
-/// comparison per product.
+/// as-of instant is inlined as a literal, and the term of each product the policy gives one
+/// as a row of a literal table the transactions join: a CASE over the products would cost
+/// every row a comparison per product. A term the run's evidence gave a product comes as each
+/// row's `term_ends`, worked out where the row was normalised.
 extension AuditRules {
     /// `revoked`, `is_current`, `ends_at` and `through_grace` of each row of `rows`, beside
     /// its columns; mirrors `currency(of:revoked:purchased:expires:renewalState:graceExpires:promotional:product:)`.
     func currencySQL(_ sql: SQLContext, rows: String) -> SQLStep {
         let asOf = sql.literal(self.asOf)
-        let products = policy.products.keys.sorted { $0.codePointPrecedes($1) }
+        let products = policy.products.filter { $0.value.termDays != nil }.keys.sorted { $0.codePointPrecedes($1) }
         let defaultTerm = Int64(policy.nonRenewingTermDays) * 86_400
-        var termEnd = termEndSQL(sql, seconds: String(defaultTerm), latestStart: sql.literal(latestStart(defaultTerm)))
+        let defaultEnd = termEndSQL(
+            sql, seconds: String(defaultTerm), latestStart: sql.literal(latestStart(defaultTerm)))
+        var termEnd = "COALESCE(term_ends, \(defaultEnd))"
         var terms = ""
         if !products.isEmpty {
             let listed = sql.rows(
@@ -20,9 +23,8 @@ extension AuditRules {
                     return [sql.literal(product), String(seconds), sql.literal(latestStart(seconds))]
                 })
             terms = "\nLEFT JOIN (\n\(listed)\n) AS terms ON terms.product_id = \(rows).product_id"
-            termEnd = termEndSQL(
-                sql, seconds: "COALESCE(terms.term_seconds, \(defaultTerm))",
-                latestStart: "COALESCE(terms.latest_start, \(sql.literal(latestStart(defaultTerm))))")
+            let listedEnd = termEndSQL(sql, seconds: "terms.term_seconds", latestStart: "terms.latest_start")
+            termEnd = "CASE WHEN terms.product_id IS NULL THEN \(termEnd) ELSE \(listedEnd) END"
         }
         let query = """
             SELECT

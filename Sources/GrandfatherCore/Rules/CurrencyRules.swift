@@ -11,7 +11,10 @@ extension AuditRules {
     /// The currency of one production transaction, `nil` when it is not current:
     /// - a revoked transaction never is (SPEC §8.12), nor a consumable;
     /// - a non-consumable always is;
-    /// - a non-renewing one until its purchase plus its product's term (SPEC §3);
+    /// - a non-renewing one until its purchase plus its product's term (SPEC §3): the policy's
+    ///   `term_days` for the product; else the term the run's evidence gives its product
+    ///   (SPEC §9, Product facts: an export's `product_duration`), ending at `termEnds`; else
+    ///   the policy's `non_renewing_term_days`;
     /// - an auto-renewable one until it expires, or, in a billing grace period, until the
     ///   grace period does (SPEC §8.11).
     ///
@@ -21,7 +24,8 @@ extension AuditRules {
     /// `product` gives the product id; read only for a non-renewing transaction's term.
     func currency(
         of productType: ProductType, revoked: Bool, purchased: Instant, expires: Instant?,
-        renewalState: RenewalState?, graceExpires: Instant?, promotional: Bool = false, product: () -> String
+        renewalState: RenewalState?, graceExpires: Instant?, promotional: Bool = false, termEnds: Instant? = nil,
+        product: () -> String
     ) -> Currency? {
         guard !revoked else { return nil }
         if promotional {
@@ -33,7 +37,9 @@ extension AuditRules {
         case .nonConsumable:
             return Currency(endsAt: nil, throughGrace: false)
         case .nonRenewing:
-            let end = purchased.adding(seconds: policy.termSeconds(forProduct: product()))
+            let id = product()
+            var end = purchased.adding(seconds: policy.termSeconds(forProduct: id))
+            if let termEnds, policy.products[id]?.termDays == nil { end = termEnds }
             return end > asOf ? Currency(endsAt: end, throughGrace: false) : nil
         case .autoRenewable:
             if let expires, expires > asOf { return Currency(endsAt: expires, throughGrace: false) }

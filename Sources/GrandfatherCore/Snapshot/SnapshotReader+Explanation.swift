@@ -56,12 +56,15 @@ extension Explanation {
         let recordsTransactions =
             try db.tableExists("deciding_transactions")
             && db.columns(in: "entitlements").contains { $0.name == "product_id" }
-        let grants = try readGrants(id, products: recordsTransactions, path: path, db)
+        // Before version 7 no source of a transaction's facts was recorded.
+        let sources = try recordsTransactions && db.columns(in: "entitlements").contains { $0.name == "fact_sources" }
+        let grants = try readGrants(id, products: recordsTransactions, sources: sources, path: path, db)
         return Explanation(
             facts: facts, customerClass: customerClass, reason: reason, flags: try readFlags(id, db),
             grants: grants.map(\.grant),
             transactions: recordsTransactions
-                ? (current(from: grants) + (try readDecidingTransactions(id, path: path, db))).sorted(by: listOrder)
+                ? (current(from: grants) + (try readDecidingTransactions(id, sources: sources, path: path, db))).sorted(
+                    by: listOrder)
                 : nil,
             run: run.run, policy: run.policy, schemaVersion: version)
     }
@@ -115,11 +118,15 @@ extension Explanation {
         var grant: EntitlementGrant
         var productID: String?
         var productType: ProductType?
+        var factSources: String?
     }
 
-    private static func readGrants(_ id: String, products: Bool, path: String, _ db: Database) throws -> [GrantRow] {
+    private static func readGrants(
+        _ id: String, products: Bool, sources: Bool, path: String, _ db: Database
+    ) throws -> [GrantRow] {
         let columns =
             "entitlement, source, transaction_id, expires_date" + (products ? ", product_id, product_type" : "")
+            + (sources ? ", fact_sources" : "")
         let rows = try Row.fetchAll(
             db, sql: "SELECT \(columns) FROM entitlements WHERE customer_id = ?", arguments: [id])
         return try rows.map { row in
@@ -132,7 +139,8 @@ extension Explanation {
             )
             guard products else { return GrantRow(grant: grant) }
             return GrantRow(
-                grant: grant, productID: row[4], productType: (row[5] as String?).flatMap(ProductType.init(rawValue:)))
+                grant: grant, productID: row[4], productType: (row[5] as String?).flatMap(ProductType.init(rawValue:)),
+                factSources: sources ? row[6] : nil)
         }.sorted { $0.grant < $1.grant }
     }
 
@@ -147,7 +155,8 @@ extension Explanation {
                 transactionID: id, productID: row.productID, productType: productType,
                 familyShared: source == .gracePeriod ? nil : source == .familyShared,
                 purchaseDate: nil, renewalState: source == .gracePeriod ? .inGracePeriod : nil, isCurrent: true,
-                currentUntil: row.grant.expiresDate, throughGrace: source == .gracePeriod)
+                currentUntil: row.grant.expiresDate, throughGrace: source == .gracePeriod,
+                factSources: row.factSources)
             if !transactions.contains(where: { $0.isSameVersion(as: transaction) }) { transactions.append(transaction) }
         }
         return transactions
@@ -164,13 +173,14 @@ extension Explanation {
 
     /// The transactions that decided without granting anything (`deciding_transactions`).
     private static func readDecidingTransactions(
-        _ id: String, path: String, _ db: Database
+        _ id: String, sources: Bool, path: String, _ db: Database
     ) throws -> [DecidingTransaction] {
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT transaction_id, product_id, product_type, family_shared, purchase_date, renewal_state, is_current,
-                current_until, through_grace FROM deciding_transactions WHERE customer_id = ?
+                current_until, through_grace\(sources ? ", fact_sources" : "") FROM deciding_transactions
+                WHERE customer_id = ?
                 """, arguments: [id])
         return try rows.map { row in
             let typeText: String = row[2]
@@ -181,7 +191,8 @@ extension Explanation {
                 transactionID: row[0], productID: row[1], productType: productType, familyShared: row[3],
                 purchaseDate: try instant(row[4], path: path),
                 renewalState: (row[5] as String?).flatMap(RenewalState.init(rawValue:)), isCurrent: row[6],
-                currentUntil: try instant(row[7], path: path), throughGrace: row[8])
+                currentUntil: try instant(row[7], path: path), throughGrace: row[8],
+                factSources: sources ? row[9] : nil)
         }
     }
 

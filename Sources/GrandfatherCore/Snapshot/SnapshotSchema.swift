@@ -14,9 +14,10 @@
 /// `source` (SPEC §9: a grant a store or service made rather than sold) and adds
 /// `merged_ids` (the customer ids RevenueCat's webhook events merged onto another); 6 adds
 /// `engine_json` in `runs`: which engine classified (Grandfather, or a warehouse's SQL through
-/// `audit --results`).
+/// `audit --results`); 7 adds `fact_sources` in `entitlements` and `deciding_transactions`:
+/// which source shape gave each fact of the transaction (`TransactionProvenance.described`).
 enum SnapshotSchema {
-    static let version = 6
+    static let version = 7
 
     /// The columns of `runs`, in table order: a new version only appends, so that rows
     /// carried forward from an older snapshot line up by name.
@@ -92,6 +93,7 @@ enum SnapshotSchema {
                 expires_date TEXT,
                 product_id TEXT,
                 product_type TEXT CHECK (product_type IS NULL OR \(productTypes)),
+                fact_sources TEXT,
                 CHECK ((source = 'grandfathered') = (transaction_id IS NULL)),
                 CHECK ((transaction_id IS NULL) = (product_id IS NULL) AND (product_id IS NULL) = (product_type IS NULL))
             )
@@ -108,6 +110,7 @@ enum SnapshotSchema {
                 is_current INTEGER NOT NULL CHECK (is_current = 0 OR is_current = 1),
                 current_until TEXT,
                 through_grace INTEGER NOT NULL CHECK (through_grace = 0 OR through_grace = 1),
+                fact_sources TEXT,
                 CHECK (is_current = 1 OR (current_until IS NULL AND through_grace = 0)),
                 PRIMARY KEY (customer_id, transaction_id)
             ) WITHOUT ROWID

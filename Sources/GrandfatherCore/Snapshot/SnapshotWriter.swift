@@ -214,9 +214,9 @@ enum SnapshotWriter {
     /// flags table).
     private static func insertFlagsAndGrants(_ audit: Audit, _ db: Database) throws {
         var flag = try BulkInsert(db, sql: "INSERT INTO customer_flags VALUES (?, ?)")
-        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?, ?, ?)")
+        var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         var deciding = try BulkInsert(
-            db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
         try audit.customers.forEachVerdict { record, verdict, activity in
             try verdict.flags.forEach { code in
@@ -239,8 +239,9 @@ enum SnapshotWriter {
                         try grant.bind(activity.current[index].endsAt)
                         try grant.bind(activity.current[index].productID)
                         try grant.bind(activity.current[index].productType.rawValue)
+                        try grant.bind(activity.current[index].provenance.described)
                     } else {
-                        for _ in 0..<4 { try grant.bind(nil as String?) }
+                        for _ in 0..<5 { try grant.bind(nil as String?) }
                     }
                     try grant.step()
                 }
@@ -279,6 +280,7 @@ enum SnapshotWriter {
             try insert.bind(true)
             try insert.bind(grant.endsAt)
             try insert.bind(grant.throughGrace)
+            try insert.bind(grant.provenance.described)
             try insert.step()
         }
     }
@@ -297,6 +299,7 @@ enum SnapshotWriter {
         try insert.bind(false)
         try insert.bind(nil as Instant?)
         try insert.bind(false)
+        try insert.bind(latest.provenance.described)
         try insert.step()
     }
 

@@ -93,7 +93,10 @@ public enum ClassificationScript {
 
     /// Each production transaction once, with its currency (SPEC §8.8, §8.11, §8.23, §8.24).
     private static func transactionFacts(_ rules: AuditRules, _ sql: SQLContext) -> String {
-        let columns = WarehouseLayout.transactions.columns.map(\.name).joined(separator: ", ")
+        // Where a fact came from is no part of the record: copies that differ only there are
+        // exact duplicates, as for the Swift engine's fingerprints.
+        let columns = WarehouseLayout.transactions.columns.filter { !$0.isProvenance }.map(\.name)
+            .joined(separator: ", ")
         let production = SQLStep(
             name: "production", spec: "§8.8, §8.23",
             mirrors: "ShardedLedger.add (sandbox rows dropped) and TransactionFingerprints (exact duplicates once)",

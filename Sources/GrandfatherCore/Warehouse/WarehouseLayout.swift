@@ -15,6 +15,11 @@ public enum WarehouseLayout {
         public var required: Bool
         /// What the column holds, one sentence, for the README.
         public var meaning: String
+        /// Where a value came from, not a fact the rules read: left out of the SQL's
+        /// duplicate test.
+        public var isProvenance = false
+        /// Absent from folders written before it was added, which are read as they are.
+        public var isNewer = false
     }
 
     public struct Table: Sendable {
@@ -26,6 +31,12 @@ public enum WarehouseLayout {
 
         /// The CSV header line, with its line feed.
         var header: String { columns.map(\.name).joined(separator: ",") + "\n" }
+
+        /// Whether `header` is this table's, as this version writes it or as one before its
+        /// newer columns did.
+        func recognizes(_ header: [String]) -> Bool {
+            header == columns.map(\.name) || header == columns.filter { !$0.isNewer }.map(\.name)
+        }
         public var fileName: String { name + ".csv" }
     }
 
@@ -33,6 +44,10 @@ public enum WarehouseLayout {
         _ name: String, _ type: ColumnType, required: Bool = false, _ meaning: String
     ) -> Column {
         Column(name: name, type: type, required: required, meaning: meaning)
+    }
+
+    private static func provenance(_ name: String, _ meaning: String) -> Column {
+        Column(name: name, type: .text, required: false, meaning: meaning, isProvenance: true, isNewer: true)
     }
 
     /// Every customer of the run (SPEC §2, §8.14, §9), as `audit` classifies it.
@@ -96,6 +111,15 @@ public enum WarehouseLayout {
             column("grace_period_expires_date", .timestamp, "End of the billing grace period."),
             column(
                 "is_promotional", .boolean, required: true, "A grant a store or service made (SPEC §9), never bought."),
+            Column(
+                name: "term_ends", type: .timestamp, required: false,
+                meaning:
+                    "When a non-renewing transaction's term ends, where the run's evidence gave its product a term the policy does not (an export's `product_duration`).",
+                isNewer: true),
+            provenance(
+                "fact_sources",
+                "Which source shape gave each fact (`explain`'s \"facts from\"; the snapshot's `fact_sources`); not read by the rules."
+            ),
         ],
         meaning: "One row per accepted transaction row, in input order.")
 

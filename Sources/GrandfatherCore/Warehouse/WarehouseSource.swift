@@ -11,7 +11,7 @@ enum WarehouseSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{"),
             let header = try CSVReader.readHeader(file.source, dataStart: file.source.dataStart),
-            let table = WarehouseLayout.inputTables.first(where: { $0.columns.map(\.name) == header })
+            let table = WarehouseLayout.inputTables.first(where: { $0.recognizes(header) })
         else { return nil }
         let kind: RecordKind = table.name == WarehouseLayout.transactions.name ? .transactions : .customers
         return RecognizedInput(
@@ -136,9 +136,10 @@ enum WarehouseSource: InputSource {
     private struct TypedRows: RowSink {
         var sink: IngestSink
         let timestamps: TimestampParser
+        var sources = WarehouseTransaction.Sources()
 
         mutating func accept(_ row: RawRow) {
-            switch WarehouseTransaction.read(row, timestamps: timestamps) {
+            switch WarehouseTransaction.read(row, timestamps: timestamps, sources: &sources) {
             case .success(let transaction):
                 sink.accept(transaction: transaction, texts: WarehouseTransaction.Texts(row: row), line: row.line)
             case .failure(let problem):

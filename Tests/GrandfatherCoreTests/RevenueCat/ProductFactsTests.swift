@@ -20,20 +20,27 @@ struct ProductFactsTests {
             entitlements: entitlements) + "\n"
     }
 
-    @Test("a response's item an entitlement map does not name stays what the export says: a non-consumable")
-    func exportOutranksTheResponsesShape() throws {
-        // RevenueCat's entitlements map names one product per entitlement: here a promotional grant.
+    /// Ann's lifetime purchase: an export row that names `[premium]`, and a later response
+    /// restating it as an item, whose `entitlements` map names `entitledProduct` for premium.
+    static func annsLifetime(entitledProduct: String) -> [FixtureFile] {
         let export =
             Self.exportHeader
             + "ann,lifetime,,2024-02-01 00:00:00,app_store,false,t-ann,[premium],2024-02-01 00:00:05\n"
-        let run = try AuditFixture.run([
+        return [
             FixtureFile("export.csv", export),
             FixtureFile(
                 "subscribers.jsonl",
                 Self.response(
                     "ann", product: "lifetime", transaction: "t-ann",
-                    entitlements: #"{"premium": {"expires_date": null, "product_identifier": "rc_promo_premium"}}"#)),
-        ])
+                    entitlements: #"{"premium": {"expires_date": null, "product_identifier": "\#(entitledProduct)"}}"#
+                )),
+        ]
+    }
+
+    @Test("a response's item an entitlement map does not name stays what the export says: a non-consumable")
+    func exportOutranksTheResponsesShape() throws {
+        // RevenueCat's entitlements map names one product per entitlement: here a promotional grant.
+        let run = try AuditFixture.run(Self.annsLifetime(entitledProduct: "rc_promo_premium"))
         #expect(!run.flags("ann").contains("consumable_only"))
         #expect(run.grants("ann").map(\.source) == [.purchase])
         #expect(run.audit.rejections.isEmpty)
@@ -55,6 +62,29 @@ struct ProductFactsTests {
         ])
         #expect(run.customerClass("bea") == .lapsed)
         #expect(run.grants("bea").isEmpty)
+    }
+
+    @Test("a pass's product_duration is its term where the policy gives none; the policy's term_days wins")
+    func aPassEndsWithItsDuration() throws {
+        // Bought 2024-02-01 for a month; as-of 2024-06-01. Under the default 365-day term it
+        // would still be current; its product's duration ended it on 2024-03-01.
+        let export =
+            Self.exportHeader
+            + "eve,pass.month,P1M,2024-02-01 00:00:00,app_store,false,t-eve,[premium],2024-02-01 00:00:05\n"
+            + "fay,pass.month,,2024-05-20 00:00:00,app_store,false,t-fay,,2024-05-20 00:00:05\n"
+        let run = try AuditFixture.run([FixtureFile("export.csv", export)])
+        #expect(run.customerClass("eve") == .lapsed)
+        // A row that states nothing of its product takes its product's type and term.
+        #expect(run.customerClass("fay") == .subscriber)
+        #expect(
+            run.result("fay")?.entitlements.map(\.expiresDate) == [
+                ProductDurationTests.instant("2024-06-20T00:00:00Z")
+            ])
+
+        var policy = PolicySpec()
+        policy.products.append(("pass.month", ["premium"], 200))
+        let listed = try AuditFixture.run([FixtureFile("export.csv", export)], policy: policy)
+        #expect(listed.customerClass("eve") == .subscriber)
     }
 
     @Test("an export row that states nothing takes what its product's other rows state")

@@ -70,10 +70,10 @@ import Testing
         // The exact duplicate and the sandbox row are rows too; the bad timestamp is not.
         #expect(
             Array(rows.dropFirst()) == [
-                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false",
-                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false",
-                "t2,,=cmd,coins.100,consumable,2024-01-01T00:00:00.000000Z,,,family_shared,sandbox,1,,,,false",
-                "t4,,orphan,\"say \"\"hi\"\"\",non_consumable,2024-01-02T00:00:00.500000Z,,,purchased,production,,,,,false",
+                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false,,canonical",
+                "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false,,canonical",
+                "t2,,=cmd,coins.100,consumable,2024-01-01T00:00:00.000000Z,,,family_shared,sandbox,1,,,,false,,canonical",
+                "t4,,orphan,\"say \"\"hi\"\"\",non_consumable,2024-01-02T00:00:00.500000Z,,,purchased,production,,,,,false,,canonical",
             ])
         #expect(run.written.transactions == 4)
         let customerRows = try Self.lines(run.out, "customers.csv")

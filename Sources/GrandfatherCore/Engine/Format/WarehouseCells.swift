@@ -33,7 +33,9 @@ extension ByteBuffer {
     }
 
     /// Appends the transaction at `row` of `batch` in `WarehouseLayout.transactions`' columns.
-    func appendWarehouseRow(_ row: Int, of batch: TransactionBatch) {
+    /// `sources` keeps each provenance's text as it is first made: a run has a handful, and
+    /// making one per row cost a string each.
+    func appendWarehouseRow(_ row: Int, of batch: TransactionBatch, sources: inout [UInt64: [UInt8]]) {
         let transaction = batch.rows[row]
         func text(_ reference: TextRef) {
             guard !reference.isAbsent else { return }
@@ -69,6 +71,12 @@ extension ByteBuffer {
         appendWarehouseCell(transaction.gracePeriodExpiresDate)
         append(comma)
         appendWarehouseCell(transaction.isPromotional)
+        append(comma)
+        appendWarehouseCell(transaction.termEnds)
+        append(comma)
+        let provenance = transaction.provenance
+        if sources[provenance.bits] == nil { sources[provenance.bits] = Array(provenance.described.utf8) }
+        sources[provenance.bits]?.withUnsafeBytes { appendPlainCSVCell($0) }
         append(UInt8(ascii: "\n"))
     }
 }

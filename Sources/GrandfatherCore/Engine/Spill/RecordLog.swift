@@ -74,6 +74,8 @@ final class RecordLog: @unchecked Sendable {
         /// one line (no source makes two such; hashing every byte cost normalize a pass over
         /// all it writes, 17.5 GB at 10M customers).
         private var digest = StableHash()
+        /// Each provenance's `fact_sources` text, made once.
+        private var sources: [UInt64: [UInt8]] = [:]
 
         fileprivate init(place: Int, file: String, order: Int, log: RecordLog) {
             self.place = place
@@ -92,7 +94,7 @@ final class RecordLog: @unchecked Sendable {
         func append(_ batch: TransactionBatch) {
             let first = rows == 0
             rows += batch.rows.count
-            for row in batch.rows.indices { buffer.appendWarehouseRow(row, of: batch) }
+            for row in batch.rows.indices { buffer.appendWarehouseRow(row, of: batch, sources: &sources) }
             if first { buffer.withBytes { digest.combine($0) } }
             if buffer.count >= Self.spillAt { spill() }
         }
