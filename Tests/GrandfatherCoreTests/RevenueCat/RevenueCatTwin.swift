@@ -185,8 +185,10 @@ struct TwinData: Sendable {
     ///     shows them (`subscriptions`: the latest transaction of each auto-renewable product;
     ///     `non_subscriptions`: every other one, with only what an item carries), asked for
     ///     after the export was written; else none, asked for when the export was.
+    ///   - export: whether the export is among the files (else the responses and the list alone).
     func revenueCatFiles(
-        seed: UInt64, entitlements: [String: [String: (expires: Instant?, product: String?)]], purchases: Bool = false
+        seed: UInt64, entitlements: [String: [String: (expires: Instant?, product: String?)]], purchases: Bool = false,
+        export withExport: Bool = true
     ) -> [FixtureFile] {
         var random = SplitMix(seed: seed)
         let platforms = Dictionary(customers.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first })
@@ -224,13 +226,14 @@ struct TwinData: Sendable {
                 customer.id, firstSeen, names.randomElement(using: &random), testers.contains(customer.id) ? "t" : "f",
             ]
         }
-        return [
+        let files = [
             FixtureFile(
                 "customer_list.csv",
                 Self.csv(["app_user_id", "first_seen_at", "latest_store", "has_made_sandbox_purchase"], list)),
             FixtureFile("subscribers.jsonl", responses.joined()),
-            FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions))),
         ]
+        guard withExport else { return files }
+        return files + [FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions)))]
     }
 
     /// The export alone, beside the canonical customers file for the app-purchase facts (no
@@ -244,6 +247,39 @@ struct TwinData: Sendable {
         return customersFile + [
             FixtureFile("transactions_2024-06-01.csv.gz", bytes: Gzip.member(export.bytes(transactions)))
         ]
+    }
+
+    /// What subscriber responses holding their customers' purchases state of this data
+    /// (`purchases(_:platform:)`): of each customer's auto-renewable products the latest
+    /// transaction alone (the first of exact repeats), without the original id a subscription
+    /// has no place for, its state as the response's dates tell it; every other purchase with
+    /// only what an item carries (no expiry, refund, ownership, state or grace end).
+    var responseView: TwinData {
+        var view = self
+        var latest: [String: Transaction] = [:]
+        for row in transactions where row.type == "auto_renewable" {
+            let key = "\(row.customer)\u{0}\(row.product)"
+            if let kept = latest[key], (kept.purchased, kept.id) >= (row.purchased, row.id) { continue }
+            latest[key] = row
+        }
+        var kept: Set<String> = []
+        view.transactions = transactions.compactMap { row in
+            var copy = row
+            copy.original = nil
+            guard row.type == "auto_renewable" else {
+                copy.expires = nil
+                copy.revoked = nil
+                copy.familyShared = false
+                copy.state = nil
+                copy.grace = nil
+                return copy
+            }
+            let key = "\(row.customer)\u{0}\(row.product)"
+            guard latest[key] == row, kept.insert(key).inserted else { return nil }
+            copy.state = TwinGap.exportState(row)
+            return copy
+        }
+        return view
     }
 
     /// A customer's purchases as a response holds them: `subscriptions` keyed by product, the

@@ -1,3 +1,5 @@
+@testable import GrandfatherCore
+
 /// Why a customer's canonical data has no RevenueCat twin that gives the same result: what
 /// the export, the subscriber responses and the customer list cannot say. A customer may
 /// have several.
@@ -12,13 +14,15 @@ enum TwinGap: Int, CaseIterable {
     case conflictWrittenOtherwise
     case consumableOfATypedProduct
     case versionsResolvedByResponse
+    case itemTypeUnstated
 
     var reason: String {
         switch self {
         case .sandboxCustomer:
             return "sandbox customer: RevenueCat has sandbox transactions, never a sandbox customer"
         case .orphan:
-            return "orphan: an export's rows make a customer of their store's platform, never an orphan"
+            return "orphan: an export's rows make a customer of their store's platform, and responses name "
+                + "their customers: RevenueCat has no orphan"
         case .platform:
             return "platform other than ios and macos: a store says App Store (iOS) or Mac App Store"
         case .preorder:
@@ -35,6 +39,9 @@ enum TwinGap: Int, CaseIterable {
         case .versionsResolvedByResponse:
             return "a transaction id in several versions (or of several customers): a later response holds "
                 + "one, which every export row of the id is an earlier delivery of"
+        case .itemTypeUnstated:
+            return "a one-time purchase whose type no response's entitlements tell: a response's item states no "
+                + "type, and RevenueCat's entitlements name one product each (SPEC §9, Product facts)"
         case .consumableOfATypedProduct:
             return "a consumable row of a product other rows give another type: an export row states no type for "
                 + "a consumable, so it takes its product's (SPEC §9, Product facts)"
@@ -96,6 +103,33 @@ enum TwinGap: Int, CaseIterable {
         for (_, versions) in Dictionary(grouping: rows, by: \.id) {
             for customer in conflictsWrittenOtherwise(Set(versions)) {
                 gaps[customer, default: []].insert(.conflictWrittenOtherwise)
+            }
+        }
+        return gaps
+    }
+
+    /// The customers with a one-time purchase whose type, read from responses alone, is not
+    /// the canonical one: an item states a type only where its customer's `entitlements` name
+    /// its product (non-renewing when that entitlement shows an end, else non-consumable);
+    /// an item that states none takes what most of its product's items state, the more durable
+    /// on a tie, else SPEC §8.12's consumable (`ProductEvidence`).
+    static func itemTypesUnstated(
+        in view: TwinData, entitlements: [String: [String: (expires: Instant?, product: String?)]]
+    ) -> [String: Set<TwinGap>] {
+        func stated(_ row: TwinData.Transaction) -> ProductType? {
+            let named = (entitlements[row.customer] ?? [:]).values.filter { $0.product == row.product }
+            guard !named.isEmpty else { return nil }
+            return named.contains { $0.expires != nil } ? .nonRenewing : .nonConsumable
+        }
+        let items = view.transactions.filter { $0.type != "auto_renewable" }
+        var counts: [String: [ProductType: Int]] = [:]
+        for row in items { if let type = stated(row) { counts[row.product, default: [:]][type, default: 0] += 1 } }
+        var gaps: [String: Set<TwinGap>] = [:]
+        for row in items where !row.isSandbox {
+            let decided = counts[row.product]?.max { ($0.value, -Int($0.key.code)) < ($1.value, -Int($1.key.code)) }?
+                .key
+            if (stated(row) ?? decided ?? .consumable).rawValue != row.type {
+                gaps[row.customer, default: []].insert(.itemTypeUnstated)
             }
         }
         return gaps
