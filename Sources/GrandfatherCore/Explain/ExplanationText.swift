@@ -133,8 +133,8 @@ public enum ExplanationText {
                 // The term is its product's in the run (an export's product_duration) or the
                 // policy's default: the snapshot keeps the end, not which.
                 return "current: non-renewing term ends \(until.iso8601) (its product's term: the export's "
-                    + "product_duration where one is stated, else non_renewing_term_days "
-                    + "\(explanation.policy.nonRenewingTermDays) d)"
+                    + "product_duration, else the end a subscriber response's entitlement shows, where stated; "
+                    + "else non_renewing_term_days \(explanation.policy.nonRenewingTermDays) d)"
             }
             let term = explanation.policy.termSeconds(forProduct: product)
             let bought = until.adding(seconds: -term).iso8601

@@ -21,6 +21,7 @@ enum MappedSpill {
         if record.revocationDate != nil { flags |= 1 << 13 }
         if record.gracePeriodExpiresDate != nil { flags |= 1 << 14 }
         flags |= Int64(record.typeSource.rawValue) << 15
+        if record.termEnds != nil { flags |= 1 << 18 }
         var words = SpilledWords()
         words.append(flags)
         words.append(Int64(bitPattern: record.provenance.bits))
@@ -28,6 +29,7 @@ enum MappedSpill {
         if let instant = record.expiresDate { words.append(instant.microseconds) }
         if let instant = record.revocationDate { words.append(instant.microseconds) }
         if let instant = record.gracePeriodExpiresDate { words.append(instant.microseconds) }
+        if let instant = record.termEnds { words.append(instant.microseconds) }
         writer.set(0, words: words)
     }
 
@@ -52,7 +54,7 @@ enum MappedSpill {
             environment: flags & (1 << 3) != 0 ? .sandbox : .production,
             renewalState: renewal == 0 ? nil : renewalState(renewal - 1), gracePeriodExpiresDate: instant(14),
             storePlatform: platform == 0 ? nil : Self.platforms[platform - 1], isPromotional: flags & (1 << 11) != 0,
-            provenance: TransactionProvenance(bits: UInt64(bitPattern: words[1])))
+            provenance: TransactionProvenance(bits: UInt64(bitPattern: words[1])), termEnds: instant(18))
     }
 
     /// The texts of a spilled row.

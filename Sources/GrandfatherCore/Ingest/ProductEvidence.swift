@@ -106,6 +106,9 @@ struct ProductEvidence: Sendable, Equatable {
         /// The term export rows state (the longest, when they differ), and the shortest.
         var duration: ProductDuration?
         var shortestDuration: ProductDuration?
+        /// A non-renewing product whose export rows state different terms and to which the
+        /// policy gives none (`ProductFacts` decides it).
+        var termsDisagree = false
     }
 
     /// Each product's decision, given the policy's types.
@@ -161,7 +164,11 @@ struct ProductFacts: Sendable {
         var weaker: [Int: [ProductEvidence.Source: ProductType]] = [:]
         var listed: [Int: String] = [:]
         var terms: [Int: ProductDuration] = [:]
-        for (key, decision) in evidence.decisions(policy: policy) {
+        for (key, found) in evidence.decisions(policy: policy) {
+            var decision = found
+            decision.termsDisagree =
+                decision.type == .nonRenewing && !termed.contains(decision.product)
+                && decision.duration != decision.shortestDuration
             decisions[decision.product] = decision
             if ProductFindings.lists(decision) { listed[key] = decision.product }
             if decision.type == .nonRenewing, !termed.contains(decision.product), let duration = decision.duration {

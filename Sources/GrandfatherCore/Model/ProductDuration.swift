@@ -67,6 +67,12 @@ public struct ProductDuration: Sendable, Hashable, Comparable {
         return Instant(microseconds: 0).adding(seconds: days * 86_400).moved(by: timeOfDay)
     }
 
+    /// The term in whole days, a month counted as 365/12 days (`P1M` 30, `P6M` 183, `P1Y`
+    /// 365): what a policy's `term_days` suggested for it says.
+    public var typicalDays: Int {
+        (Int(months) * 365 + 6) / 12 + Int(days)
+    }
+
     /// As the export writes it: `P1Y6M`, `P30D` (weeks as days).
     public var iso8601: String {
         var text = "P"

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The products whose type rests on weak evidence (SPEC §9, Product facts): those whose
-/// evidence disagrees, and those whose type is the fallback's alone, each with its evidence,
+/// evidence disagrees, those whose type is the fallback's alone, and non-renewing ones whose
+/// export rows state different terms the policy does not settle, each with its evidence,
 /// the customers it touches and the `products` entry that would settle it. `validate`,
 /// summary.md, summary.json and report.html list them, only when there are any.
 public enum ProductFindings {
@@ -19,20 +20,23 @@ public enum ProductFindings {
         public var silentRows: Int
         /// Customers with a row of the product.
         public var customers: Int
+        /// The shortest and the longest term export rows state, when they differ and the
+        /// policy gives no `term_days` (the longest ends its transactions); else `nil`.
+        public var terms: [String]?
         /// The policy entry that settles the type, as JSON text.
         public var suggestedEntry: String
 
         enum CodingKeys: String, CodingKey {
-            case product, type, source, disagrees, evidence, customers
+            case product, type, source, disagrees, evidence, customers, terms
             case silentRows = "silent_rows"
             case suggestedEntry = "suggested_products_entry"
         }
     }
 
-    /// Whether a product's decision is listed: its evidence disagrees, or its type is the
-    /// fallback's alone.
+    /// Whether a product's decision is listed: its evidence disagrees, its type is the
+    /// fallback's alone, or its rows state terms that disagree.
     static func lists(_ decision: ProductEvidence.Decision) -> Bool {
-        decision.disagrees || decision.source == .fallback
+        decision.disagrees || decision.source == .fallback || decision.termsDisagree
     }
 
     /// The findings of decisions, given the customers each product touched; in product order.
@@ -50,7 +54,12 @@ public enum ProductFindings {
                 product: decision.product, type: decision.type.rawValue, source: decision.source.code,
                 disagrees: decision.disagrees, evidence: evidence, silentRows: decision.silent,
                 customers: customers[decision.product] ?? 0,
-                suggestedEntry: "\(quoted(decision.product)): {\"type\": \"\(decision.type.rawValue)\"}")
+                terms: decision.termsDisagree
+                    ? [decision.shortestDuration, decision.duration].compactMap { $0?.iso8601 } : nil,
+                suggestedEntry: "\(quoted(decision.product)): {\"type\": \"\(decision.type.rawValue)\""
+                    + (decision.duration.map { decision.termsDisagree ? ", \"term_days\": \($0.typicalDays)" : "" }
+                        ?? "")
+                    + "}")
         }
     }
 
@@ -65,7 +74,10 @@ public enum ProductFindings {
             if finding.silentRows > 0 {
                 said += (said.isEmpty ? "" : "; ") + "\(finding.silentRows) rows state nothing"
             }
-            let why = finding.disagrees ? "its rows disagree" : "no row, response or policy states its type"
+            var why = finding.disagrees ? "its rows disagree" : "no row, response or policy states its type"
+            if let terms = finding.terms {
+                why = "its export rows state terms from \(terms.first ?? "") to \(terms.last ?? ""), the longest used"
+            }
             return "product \(finding.product): \(finding.type) by \(finding.source) (\(why): \(said)); "
                 + "\(finding.customers) customers; settle it in the policy's products: \(finding.suggestedEntry)"
         }

@@ -215,6 +215,17 @@ enum RevenueCatSource: InputSource {
                 case .success(let read):
                     sink.accept(customer: read.customer, line: body.line)
                     active[read.customer.id, default: []].formUnion(read.active)
+                    // Of each product's items an entitlement shows an end for, the latest
+                    // purchase (every copy of it): the end is its term, as the entitlement is
+                    // as old as its latest purchase.
+                    var latestItems: [String: Instant] = [:]
+                    for purchase in read.purchases {
+                        guard case .success(let entry) = purchase, entry.entitlementEnds != nil,
+                            let purchased = entry.values.read(.startTime, RevenueCatValue.time) ?? nil,
+                            latestItems[entry.product].map({ purchased > $0 }) ?? true
+                        else { continue }
+                        latestItems[entry.product] = purchased
+                    }
                     for purchase in read.purchases {
                         switch purchase.flatMap({ entry in
                             ExportTransaction.read(entry.values, productTypes: productTypes)
@@ -236,8 +247,13 @@ enum RevenueCatSource: InputSource {
                             transaction.note(entry.values, source: .response, into: &evidence)
                             let delivery = ExportDeliveries.Delivery(transaction)
                             writer.begin(line: entry.line, key: delivery.key, version: delivery.version)
-                            MappedSpill.setValues(
-                                of: transaction.mapped(shape: entry.shape, appStore: appStore), in: writer)
+                            var mapped = transaction.mapped(shape: entry.shape, appStore: appStore)
+                            if let latest = latestItems[entry.product], latest == transaction.purchased,
+                                mapped.productType == .nonRenewing
+                            {
+                                mapped.termEnds = entry.entitlementEnds
+                            }
+                            MappedSpill.setValues(of: mapped, in: writer)
                             transaction.writeTexts(entry.values, into: &writer)
                             try writer.end()
                             deliveries.append(delivery)

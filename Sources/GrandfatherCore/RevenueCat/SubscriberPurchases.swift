@@ -35,6 +35,9 @@ enum SubscriberPurchases {
         /// `expires_date`, else a non-consumable; a promotional grant an entitlement names is
         /// a non-consumable (its own expiry ends it, SPEC §9).
         var statedType: ProductType?
+        /// For an item an entitlement names with an `expires_date`: the latest such end,
+        /// which ends the latest purchase of the product as its term (SPEC §9, Product facts).
+        var entitlementEnds: Instant?
     }
 
     /// A purchase that cannot be read: its line and why.
@@ -105,10 +108,11 @@ enum SubscriberPurchases {
     }
 
     /// The entitlements the response's `entitlements` map grants through one product, and
-    /// whether any of them shows an `expires_date`.
+    /// whether any of them shows an `expires_date`, with the latest such end that reads.
     private struct Granted {
         var names: [String] = []
         var expires = false
+        var ends: Instant?
     }
 
     /// The entitlements the response's `entitlements` map grants through each product.
@@ -118,8 +122,12 @@ enum SubscriberPurchases {
             let fields = member.value.members ?? []
             if case .string(let product)? = fields.first(where: { $0.key == "product_identifier" })?.value {
                 granted[product, default: Granted()].names.append(member.key)
-                if case .string? = fields.first(where: { $0.key == "expires_date" })?.value {
+                if case .string(let text)? = fields.first(where: { $0.key == "expires_date" })?.value {
                     granted[product]?.expires = true
+                    let bytes = Array(text.utf8)
+                    if let end = RevenueCatValue.time(bytes.span), granted[product]?.ends.map({ end > $0 }) ?? true {
+                        granted[product]?.ends = end
+                    }
                 }
             }
         }
@@ -176,7 +184,7 @@ enum SubscriberPurchases {
             Entry(
                 values: values, line: purchase.line, path: path,
                 shape: isSubscription ? .subscriberSubscription : .subscriberItem, product: product,
-                statedType: stated))
+                statedType: stated, entitlementEnds: isSubscription ? nil : entitlements.ends))
     }
 
     /// A scalar member as text (a string, a number's literal, a boolean as `true`/`false`);

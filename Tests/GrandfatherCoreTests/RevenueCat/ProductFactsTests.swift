@@ -87,6 +87,48 @@ struct ProductFactsTests {
         #expect(listed.customerClass("eve") == .subscriber)
     }
 
+    @Test("a pass whose rows state different terms ends at the longest and is listed, until the policy gives one")
+    func termsThatDisagreeAreListed() throws {
+        let export =
+            Self.exportHeader
+            + "gil,pass.some,P1M,2024-02-01 00:00:00,app_store,false,t-gil,[premium],2024-02-01 00:00:05\n"
+            + "hoa,pass.some,P1Y,2024-02-02 00:00:00,app_store,false,t-hoa,[premium],2024-02-02 00:00:05\n"
+        let run = try AuditFixture.run([FixtureFile("export.csv", export)])
+        #expect(run.customerClass("gil") == .subscriber)
+        let finding = try #require(run.audit.productFindings.first)
+        #expect(finding.product == "pass.some" && finding.terms == ["P1M", "P1Y"] && !finding.disagrees)
+        #expect(finding.suggestedEntry == #""pass.some": {"type": "non_renewing", "term_days": 365}"#)
+        #expect(ProductFindings.lines([finding]).first?.contains("terms from P1M to P1Y, the longest used") == true)
+
+        var policy = PolicySpec()
+        policy.products.append(("pass.some", ["premium"], 30))
+        let settled = try AuditFixture.run([FixtureFile("export.csv", export)], policy: policy)
+        #expect(settled.audit.productFindings.isEmpty)
+        #expect(settled.customerClass("gil") == .lapsed)
+    }
+
+    @Test("with no export duration, the end a response's entitlement shows is its item's term")
+    func anEntitlementsEndIsTheTerm() throws {
+        // pass.flex: in the policy with no term_days; bought 2024-02-01; as-of 2024-06-01.
+        func run(_ end: String) throws -> FixtureRun {
+            try AuditFixture.run([
+                FixtureFile(
+                    "subscribers.jsonl",
+                    Self.response(
+                        "kim", product: "pass.flex", transaction: "t-kim",
+                        entitlements: #"{"premium": {"expires_date": "\#(end)", "product_identifier": "pass.flex"}}"#))
+            ])
+        }
+        let ended = try run("2024-05-01T00:00:00Z")
+        #expect(ended.customerClass("kim") == .lapsed)
+        let running = try run("2024-07-01T00:00:00Z")
+        #expect(running.customerClass("kim") == .subscriber)
+        #expect(
+            running.result("kim")?.entitlements.map(\.expiresDate) == [
+                ProductDurationTests.instant("2024-07-01T00:00:00Z")
+            ])
+    }
+
     @Test("an export row that states nothing takes what its product's other rows state")
     func aSilentRowTakesItsProducts() throws {
         let export =

@@ -358,6 +358,11 @@ extension TransactionFingerprints {
         hash.combine(transaction.gracePeriodExpiresDate)
         // Only a mapped source's row is ever a promotion: canonical rows hash as they always did.
         if transaction.isPromotional { hash.combine(UInt64(1)) }
+        // Likewise a term the run's evidence gave: two copies that end apart are two versions.
+        if let end = transaction.termEnds {
+            hash.combine(UInt64(2))
+            hash.combine(end)
+        }
         return hash.value
     }
 
