@@ -157,26 +157,28 @@ public enum ExplanationText {
     }
 
     /// Which source gave its facts, from the snapshot's `fact_sources`
-    /// (`TransactionProvenance.described`): the record's shape, then the facts another shape
-    /// stated, grouped by that shape in the order they come.
+    /// (`TransactionProvenance.described`, read back by its own parser): the record's shape,
+    /// then the facts another shape stated, grouped by that shape in the order they come; the
+    /// text as it is when it is not one.
     static func sourcesLine(_ described: String) -> String {
-        let parts = described.components(separatedBy: "; ")
+        guard let provenance = TransactionProvenance(described: described) else {
+            return "facts from " + PlainText.escaped(described)
+        }
+        var named: [(fact: String, source: String)] = TransactionFact.allCases.compactMap { fact in
+            guard let source = provenance.source(of: fact), source != provenance.shape else { return nil }
+            return (fact.name, source.code)
+        }
+        if let type = provenance.typeSource, type != .record { named.append(("product_type", type.code)) }
         var groups: [(source: String, facts: [String])] = []
-        for part in parts.dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2 else { continue }
-            if let index = groups.firstIndex(where: { $0.source == pair[1] }) {
-                groups[index].facts.append(pair[0])
+        for (fact, source) in named {
+            if let index = groups.firstIndex(where: { $0.source == source }) {
+                groups[index].facts.append(fact)
             } else {
-                groups.append((pair[1], [pair[0]]))
+                groups.append((source, [fact]))
             }
         }
-        var text = "facts from " + PlainText.escaped(parts.first ?? "")
-        for group in groups {
-            text +=
-                "; " + group.facts.map(PlainText.escaped).joined(separator: ", ") + " from "
-                + PlainText.escaped(group.source)
-        }
+        var text = "facts from " + provenance.shape.code
+        for group in groups { text += "; " + group.facts.joined(separator: ", ") + " from " + group.source }
         return text
     }
 

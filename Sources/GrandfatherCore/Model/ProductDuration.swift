@@ -57,14 +57,14 @@ public struct ProductDuration: Sendable, Hashable, Comparable {
         let microsPerDay: Int64 = 86_400_000_000
         let micros = instant.microseconds
         let day = micros >= 0 ? micros / microsPerDay : (micros - microsPerDay + 1) / microsPerDay
-        let timeOfDay = micros - day * microsPerDay
         let civil = CivilDate.fromDays(day)
         let monthIndex = civil.year * 12 + (civil.month - 1) + Int64(months)
         let year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
         let month = monthIndex - year * 12 + 1
         let dayOfMonth = min(civil.day, CivilDate.daysInMonth(year: year, month: month))
         let days = CivilDate.toDays(year: year, month: month, day: dayOfMonth) + Int64(self.days)
-        return Instant(microseconds: 0).adding(seconds: days * 86_400).moved(by: timeOfDay)
+        // Whole days from the purchase's day, so its time of day stays.
+        return instant.adding(seconds: (days - day) * 86_400)
     }
 
     /// The term in whole days, a month counted as 365/12 days (`P1M` 30, `P6M` 183, `P1Y`
@@ -84,14 +84,5 @@ public struct ProductDuration: Sendable, Hashable, Comparable {
 
     public static func < (lhs: ProductDuration, rhs: ProductDuration) -> Bool {
         (lhs.months, lhs.days) < (rhs.months, rhs.days)
-    }
-}
-
-extension Instant {
-    /// The instant moved by `microseconds`, held within `supported`.
-    fileprivate func moved(by microseconds: Int64) -> Instant {
-        let (sum, overflow) = self.microseconds.addingReportingOverflow(microseconds)
-        if overflow { return microseconds < 0 ? Self.supported.lowerBound : Self.supported.upperBound }
-        return min(max(Instant(microseconds: sum), Self.supported.lowerBound), Self.supported.upperBound)
     }
 }
