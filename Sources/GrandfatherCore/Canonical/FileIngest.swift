@@ -12,49 +12,24 @@ enum FileIngest {
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let source = try ByteSource(path: description.path)
-        let targets =
-            description.kind == .transactions
-            ? RecordSplitter.targets(
-                for: source, format: description.format, parts: options.parts,
-                minimumPartSize: options.minimumPartSize) : nil
-        // A file cut into ranges is hashed and cut in one pass, job 0, beside the parsers; any
-        // other (one range, or compressed, whose digest is of other bytes than those parsed) is
-        // hashed by job 0 beside its ranges, cut first.
-        let pass = targets.flatMap {
-            source.isCompressed ? nil : HashingSplit(source: source, format: description.format, targets: $0)
-        }
-        let ranges: [Range<Int>]
-        if pass == nil, description.kind == .transactions {
-            ranges = try RecordSplitter.ranges(
-                for: source, format: description.format, parts: options.parts,
-                minimumPartSize: options.minimumPartSize)
-        } else {
-            ranges = [source.dataStart..<source.size]
-        }
-        let jobs = pass?.maximumRanges ?? ranges.count
+        let plan = try RangedRead(
+            source, format: description.format, cut: description.kind == .transactions, parts: options.parts,
+            minimumPartSize: options.minimumPartSize)
+        let jobs = plan.jobs - 1
 
         let slots = ResultSlots<RangeResult?>(count: jobs + 1)
-        // Job 0 hashes the file (and with the pass, cuts it); jobs 1… parse one range each. Job
+        // Job 0 hashes the file (and cuts it, `RangedRead`); jobs 1… parse one range each. Job
         // 0 is always taken first, so a parser waiting for its range always has the pass
         // running on another thread.
         DispatchQueue.concurrentPerform(iterations: jobs + 1) { job in
-            if job == 0, let pass {
-                pass.run()
-                slots.store(0, .success(nil))
-                return
-            }
             if job == 0 {
-                slots.store(
-                    0,
-                    Result { () throws(GrandfatherError) in RangeResult(digest: try source.sha256()) })
+                slots.store(0, Result { () throws(GrandfatherError) in RangeResult(digest: try plan.digest()) })
                 return
             }
             slots.store(
                 job,
                 Result { () throws(GrandfatherError) in
-                    let range: Range<Int>?
-                    if let pass { range = try pass.range(job - 1) } else { range = ranges[job - 1] }
-                    guard let range else { return nil }
+                    guard let range = try plan.range(job: job) else { return nil }
                     var sink = IngestSink(
                         file: description.path, kind: description.kind, customerSource: .customersFile,
                         normalizer: normalizer, ledger: ledger, log: log)
@@ -79,16 +54,13 @@ enum FileIngest {
                     return RangeResult(sink: sink, lineBreaks: lineBreaks)
                 })
         }
-        // The pass ran as job 0: its digest, or the failure that stopped it.
-        let digest = pass.map { pass in Result { () throws(GrandfatherError) in try pass.wait() } }
-
         var report = InputReport(
             path: description.path, format: description.format, kind: description.kind,
             sizeBytes: Int64(source.storedSize), sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
             exactDuplicates: 0, sandboxRows: 0)
         var rejections: [Rejection] = []
         var lineOffset = 0
-        if let digest { report.sha256 = try digest.get() }
+        // Job 0's result first: the pass's failure, which also stopped the parsers waiting on it.
         for job in 0...jobs {
             guard let result = try slots.take(job) else { continue }
             if job == 0 {

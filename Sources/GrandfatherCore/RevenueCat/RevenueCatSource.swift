@@ -92,15 +92,16 @@ enum RevenueCatSource: InputSource {
             }
         }
         let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
-        try parseExports(
+        let digests = try parseExports(
             exports.map { (index: $0, input: inputs[$0]) }, appStore: appStore, productTypes: productTypes,
             options: stream.options, meter: stream.meter, into: &delivered)
         for index in exports {
+            // The file as stored: a gzip file's own size and digest.
             files[index] = (
                 InputReport(
                     path: inputs[index].description.path, format: .revenueCatExport, kind: .transactions,
-                    sizeBytes: 0, sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
-                    sandboxRows: 0),
+                    sizeBytes: digests[index]?.storedSize ?? 0, sha256: digests[index]?.digest ?? "", rowsRead: 0,
+                    rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0),
                 []
             )
         }
@@ -108,21 +109,15 @@ enum RevenueCatSource: InputSource {
         let products = ProductFacts(
             delivered.evidence, policy: productTypes,
             termed: Set(stream.settings.policy.products.filter { $0.value.termDays != nil }.keys))
-        let fed = try feed(
-            &delivered, products: products, digesting: exports.map { inputs[$0].description.path }, into: stream)
-        for (index, digest) in zip(exports, fed.digests) {
-            // The file as stored: a gzip file's own size and digest.
-            files[index]?.report.sizeBytes = digest.storedSize
-            files[index]?.report.sha256 = digest.digest
-        }
+        let fed = try feed(&delivered, products: products, into: stream)
         var touched: [Int: Set<UInt64>] = [:]
-        for range in fed.ranges { touched.merge(range.touched) { $0.union($1) } }
+        for range in fed { touched.merge(range.touched) { $0.union($1) } }
         outcome.productFindings = ProductFindings.findings(
             products.decisions,
             customers: Dictionary(
                 touched.compactMap { key, customers in products.listed[key].map { ($0, customers.count) } },
                 uniquingKeysWith: +))
-        for (range, result) in zip(delivered.ranges, fed.ranges) {
+        for (range, result) in zip(delivered.ranges, fed) {
             guard var file = files[range.input] else { continue }
             file.rejections += range.rejections + result.rejections
             file.report.rowsRead += result.rowsRead + result.superseded + range.rejections.count
@@ -308,58 +303,71 @@ enum RevenueCatSource: InputSource {
         var rejections: [Rejection]
     }
 
-    /// Parses every range of every export, on every core, into spills.
+    /// Parses every range of every export, a file at a time on every core, into spills, and
+    /// returns each file's stored size and SHA-256, by its place among the run's inputs.
+    ///
+    /// As `FileIngest` reads a canonical file (`RangedRead`): job 0 reads the file once, hashing
+    /// it and finding where its ranges are cut, while jobs 1… parse each range as soon as its
+    /// ends are known. Cut first and hashed apart, an export was read twice, and its cut scan
+    /// ran alone before any parser could start.
     private static func parseExports(
         _ inputs: [(index: Int, input: RecognizedInput)], appStore: Platform, productTypes: [String: ProductType],
         options: IngestOptions, meter: ProgressMeter?, into delivered: inout DeliveredRows
-    ) throws(GrandfatherError) {
-        let jobs = try rangeJobs(inputs, options: options)
-        let parsed = ResultSlots<ExportFile.RangeRead>(count: jobs.count)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-            let job = jobs[index]
-            parsed.store(
-                index,
-                Result { () throws(GrandfatherError) in
-                    try ExportFile.read(
-                        job.source, header: job.header.names, delimiter: job.header.delimiter, range: job.range,
-                        isFirst: job.isFirst, productTypes: productTypes, appStore: appStore, meter: meter)
-                })
+    ) throws(GrandfatherError) -> [Int: (storedSize: Int64, digest: String)] {
+        var digests: [Int: (storedSize: Int64, digest: String)] = [:]
+        for (index, input) in inputs {
+            guard let header = input.detail as? ExportHeader else {
+                throw .internal("\(input.description.path) has no RevenueCat export header")
+            }
+            let source = try ByteSource(path: input.description.path)
+            let plan = try RangedRead(
+                source, format: .csv, cut: true, parts: options.parts, minimumPartSize: options.minimumPartSize)
+            let parsed = ResultSlots<ExportFile.RangeRead?>(count: plan.jobs)
+            let digest = ResultSlots<String>(count: 1)
+            DispatchQueue.concurrentPerform(iterations: plan.jobs) { job in
+                guard job > 0 else {
+                    digest.store(0, Result { () throws(GrandfatherError) in try plan.digest() })
+                    return
+                }
+                parsed.store(
+                    job,
+                    Result { () throws(GrandfatherError) in
+                        guard let range = try plan.range(job: job) else { return nil }
+                        return try ExportFile.read(
+                            source, header: header.names, delimiter: header.delimiter, range: range,
+                            isFirst: job == 1, productTypes: productTypes, appStore: appStore, meter: meter)
+                    })
+            }
+            digests[index] = (Int64(source.storedSize), try digest.take(0))
+            // Lines count from each range's start: a range's rows are later by the line breaks
+            // of the file's ranges before it.
+            var offset = 0
+            for job in 1..<plan.jobs {
+                guard var read = try parsed.take(job) else { continue }
+                for rejection in read.rejections.indices { read.rejections[rejection].line += offset }
+                delivered.ranges.append(
+                    DeliveredRange(
+                        input: index, path: source.path, spill: read.spill, lineOffset: offset,
+                        rejections: read.rejections))
+                delivered.parts.append(read.deliveries)
+                delivered.rowEntitlements.merge(read.rowEntitlements)
+                delivered.evidence.merge(read.evidence)
+                offset += read.lineBreaks
+            }
         }
-        // Lines count from each range's start: a range's rows are later by the line breaks of
-        // the file's ranges before it.
-        var offset = 0
-        for index in jobs.indices {
-            var read = try parsed.take(index)
-            if jobs[index].isFirst { offset = 0 }
-            for rejection in read.rejections.indices { read.rejections[rejection].line += offset }
-            delivered.ranges.append(
-                DeliveredRange(
-                    input: jobs[index].input, path: jobs[index].source.path, spill: read.spill, lineOffset: offset,
-                    rejections: read.rejections))
-            delivered.parts.append(read.deliveries)
-            delivered.rowEntitlements.merge(read.rowEntitlements)
-            delivered.evidence.merge(read.evidence)
-            offset += read.lineBreaks
-        }
+        return digests
     }
 
-    /// What feeding the delivered rows gave: per range, and each digested file's digest.
-    private struct FedRows {
-        var ranges: [Fed]
-        var digests: [Fed]
-    }
-
-    /// Feeds every transaction to the stream, range by range on every core, and hashes the
-    /// files at `digesting` meanwhile. A transaction delivered once is fed as it is read; the
+    /// Feeds every transaction to the stream, range by range on every core: per range, what
+    /// feeding it gave. A transaction delivered once is fed as it is read; the
     /// deliveries of one delivered more than once are kept aside and, once every range is
     /// read, merged field by field (`DeliveryMerge`): the latest are fed, the others counted
     /// as superseded.
     /// The deliveries are moved out of `delivered`, so that each range's array is freed as
     /// soon as it is merged, before the ledger grows.
     private static func feed(
-        _ delivered: inout DeliveredRows, products: ProductFacts, digesting paths: [String],
-        into stream: RecordStream
-    ) throws(GrandfatherError) -> FedRows {
+        _ delivered: inout DeliveredRows, products: ProductFacts, into stream: RecordStream
+    ) throws(GrandfatherError) -> [Fed] {
         var parts = delivered.parts
         delivered.parts = []
         let deliveries = ExportDeliveries(&parts)
@@ -368,20 +376,8 @@ enum RevenueCatSource: InputSource {
         FreedMemory.giveBack()
 
         let ranges = delivered.ranges
-        // The hashing jobs go first: each is one long sequential read, which the ranges' jobs
-        // then fill the other cores around rather than leaving it last, alone.
-        let fed = ResultSlots<Fed>(count: ranges.count + paths.count)
-        DispatchQueue.concurrentPerform(iterations: ranges.count + paths.count) { order in
-            guard order >= paths.count else {
-                fed.store(
-                    ranges.count + order,
-                    Result { () throws(GrandfatherError) in
-                        let source = try ByteSource(path: paths[order])
-                        return Fed(digest: try source.sha256(), storedSize: Int64(source.storedSize))
-                    })
-                return
-            }
-            let index = order - paths.count
+        let fed = ResultSlots<Fed>(count: ranges.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
             fed.store(
                 index,
                 Result { () throws(GrandfatherError) in
@@ -419,10 +415,9 @@ enum RevenueCatSource: InputSource {
         }
         // Each range's batches and spill buffers, freed on the threads that fed them.
         FreedMemory.giveBack()
-        var result = FedRows(ranges: [], digests: [])
-        for index in ranges.indices { result.ranges.append(try fed.take(index)) }
-        for index in paths.indices { result.digests.append(try fed.take(ranges.count + index)) }
-        feedMerged(&result.ranges, ranges: ranges, into: stream)
+        var result: [Fed] = []
+        for index in ranges.indices { result.append(try fed.take(index)) }
+        feedMerged(&result, ranges: ranges, into: stream)
         return result
     }
 
@@ -467,36 +462,7 @@ enum RevenueCatSource: InputSource {
         var delivery: DeliveryMerge.Delivery
     }
 
-    /// Every range of every file, files in the order given.
-    private static func rangeJobs(
-        _ inputs: [(index: Int, input: RecognizedInput)], options: IngestOptions
-    ) throws(GrandfatherError) -> [Job] {
-        var jobs: [Job] = []
-        for (index, input) in inputs {
-            guard let header = input.detail as? ExportHeader else {
-                throw .internal("\(input.description.path) has no RevenueCat export header")
-            }
-            let source = try ByteSource(path: input.description.path)
-            let ranges = try RecordSplitter.ranges(
-                for: source, format: .csv, parts: options.parts, minimumPartSize: options.minimumPartSize)
-            for (part, range) in ranges.enumerated() {
-                jobs.append(Job(input: index, source: source, header: header, range: range, isFirst: part == 0))
-            }
-        }
-        return jobs
-    }
-
-    /// One range of one file.
-    private struct Job: Sendable {
-        /// The file's place among the run's inputs.
-        var input: Int
-        var source: ByteSource
-        var header: ExportHeader
-        var range: Range<Int>
-        var isFirst: Bool
-    }
-
-    /// What feeding one range gave, or a file's digest.
+    /// What feeding one range gave.
     private struct Fed: Sendable {
         var rowsRead = 0
         var rowsAccepted = 0
@@ -504,13 +470,6 @@ enum RevenueCatSource: InputSource {
         var sandboxRows = 0
         var superseded = 0
         var rejections: [Rejection] = []
-        var digest = ""
-        var storedSize: Int64 = 0
-
-        init(digest: String, storedSize: Int64) {
-            self.digest = digest
-            self.storedSize = storedSize
-        }
 
         /// Deliveries of transactions delivered more than once, for `feedMerged`.
         var repeated: [Repeated] = []

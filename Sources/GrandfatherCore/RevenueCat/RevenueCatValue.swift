@@ -82,29 +82,14 @@ enum RevenueCatValue {
         year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, micros: Int64
     )
 
-    /// `YYYY-MM-DD HH:MM:SS` (or with `T`), the form every current export writes, read at its
-    /// fixed places rather than part by part: an export row has several times.
-    /// `nil` for any other form, which `scannedFields` then reads.
+    /// `YYYY-MM-DD HH:MM:SS` (or with `T`), the form every current export writes, read a
+    /// word at a time as canonical times are (`TimestampParser.calendarFields`): an export row
+    /// has several times. `nil` for any other form, which `scannedFields` then reads.
     private static func fixedFields(_ bytes: Span<UInt8>) -> TimeFields? {
-        guard bytes.count == 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
-            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            let year = number(bytes, at: 0, count: 4), let month = number(bytes, at: 5, count: 2),
-            let day = number(bytes, at: 8, count: 2), let hour = number(bytes, at: 11, count: 2),
-            let minute = number(bytes, at: 14, count: 2), let second = number(bytes, at: 17, count: 2)
+        guard bytes.count == 19, let fields = TimestampParser.calendarFields(bytes),
+            fields.between == UInt8(ascii: " ") || fields.between == UInt8(ascii: "T")
         else { return nil }
-        return (year, month, day, hour, minute, second, 0)
-    }
-
-    /// The `count` decimal digits at `start` as a number; `nil` when any is not a digit.
-    private static func number(_ bytes: Span<UInt8>, at start: Int, count: Int) -> Int64? {
-        var value: Int64 = 0
-        for index in start..<(start + count) {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit <= 9 else { return nil }
-            value = value * 10 + Int64(digit)
-        }
-        return value
+        return (fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, 0)
     }
 
     /// Any form `exportTime` reads, scanned a part at a time.

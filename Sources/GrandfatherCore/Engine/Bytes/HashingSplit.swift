@@ -115,3 +115,47 @@ final class HashingSplit: @unchecked Sendable {
         condition.unlock()
     }
 }
+
+/// How a file is read on every core: job 0 hashes it (cutting it too, by a `HashingSplit`,
+/// when it is cut into ranges and not compressed), and jobs 1… each read one range, waiting
+/// for the pass to find its ends. A compressed file, whose digest is of other bytes than those
+/// parsed, is cut first and hashed by job 0 beside its ranges; a file not cut is one range.
+struct RangedRead: Sendable {
+    let source: ByteSource
+    private let pass: HashingSplit?
+    private let ranges: [Range<Int>]
+
+    /// The plan for `source`, read as `format`, cut into ranges when `cut`.
+    init(
+        _ source: ByteSource, format: InputFormat, cut: Bool, parts: Int, minimumPartSize: Int
+    ) throws(GrandfatherError) {
+        self.source = source
+        let targets =
+            cut
+            ? RecordSplitter.targets(for: source, format: format, parts: parts, minimumPartSize: minimumPartSize) : nil
+        pass = targets.flatMap { source.isCompressed ? nil : HashingSplit(source: source, format: format, targets: $0) }
+        if pass == nil, cut {
+            ranges = try RecordSplitter.ranges(
+                for: source, format: format, parts: parts, minimumPartSize: minimumPartSize)
+        } else {
+            ranges = [source.dataStart..<source.size]
+        }
+    }
+
+    /// The jobs of the parallel loop: job 0, then one a range at most.
+    var jobs: Int { 1 + (pass?.maximumRanges ?? ranges.count) }
+
+    /// Job 0's work: the file's SHA-256 (hex), the ranges published on the way.
+    func digest() throws(GrandfatherError) -> String {
+        guard let pass else { return try source.sha256() }
+        pass.run()
+        return try pass.wait()
+    }
+
+    /// The range job `job` (from 1) reads, once its ends are known; `nil` when the file has
+    /// fewer ranges.
+    func range(job: Int) throws(GrandfatherError) -> Range<Int>? {
+        guard let pass else { return ranges[job - 1] }
+        return try pass.range(job - 1)
+    }
+}

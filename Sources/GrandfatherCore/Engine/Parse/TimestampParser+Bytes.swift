@@ -120,12 +120,37 @@ extension TimestampParser {
     private static func fixedPart(
         _ base: UnsafeRawPointer
     ) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)? {
+        guard let (fields, between) = fixedWords(base), between & 0xDF == 0x54 else { return nil }  // T or t
+        return fields
+    }
+
+    /// `YYYY-MM-DD?HH:MM:SS`, the first 19 of `bytes`, read as `fixedPart` reads it, with
+    /// the byte between date and time (`?`) handed back for the caller to judge: `nil` when
+    /// there are fewer bytes, or a digit or separator is not one. Other formats' times (a
+    /// RevenueCat export writes a space there) are read by it at the canonical form's cost.
+    static func calendarFields(
+        _ bytes: Span<UInt8>
+    ) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, between: UInt8)? {
+        guard bytes.count >= 19 else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let (fields, between) = fixedWords(UnsafeRawPointer(base)) else {
+                return nil
+            }
+            return (fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, between)
+        }
+    }
+
+    /// The fields of `YYYY-MM-DD?HH:MM:SS` at `base` and the byte `?`; `nil` unless every
+    /// digit is a digit and the other separators are `-` and `:`.
+    @inline(__always)
+    private static func fixedWords(
+        _ base: UnsafeRawPointer
+    ) -> (fields: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64), between: UInt8)? {
         // Bytes 0–7 `YYYY-MM-`, 8–15 `DDT…`, 11–18 `HH:MM:SS`; byte k of a word is bits 8k….
         let date = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
         let dayAndT = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let time = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
         guard date & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,  // - at 4 and 7
-            dayAndT & 0xDF_0000 == 0x54_0000,  // T or t at 10
             time & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,  // : at 13 and 16
             let date = digitValues(date, mask: 0x00FF_FF00_FFFF_FFFF),
             let day = digitValues(dayAndT, mask: 0xFFFF),
@@ -133,10 +158,13 @@ extension TimestampParser {
         else { return nil }
         @inline(__always) func digit(_ word: UInt64, _ byte: UInt64) -> Int64 { Int64(word >> (8 * byte) & 0xFF) }
         return (
-            digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),
-            digit(date, 5) * 10 + digit(date, 6), digit(day, 0) * 10 + digit(day, 1),
-            digit(time, 0) * 10 + digit(time, 1), digit(time, 3) * 10 + digit(time, 4),
-            digit(time, 6) * 10 + digit(time, 7)
+            (
+                digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),
+                digit(date, 5) * 10 + digit(date, 6), digit(day, 0) * 10 + digit(day, 1),
+                digit(time, 0) * 10 + digit(time, 1), digit(time, 3) * 10 + digit(time, 4),
+                digit(time, 6) * 10 + digit(time, 7)
+            ),
+            UInt8(truncatingIfNeeded: dayAndT >> 16)
         )
     }
 

@@ -10,10 +10,11 @@ import Foundation
 /// run, and it lives in the page cache while it is small enough to.
 ///
 /// A record: line, key and version (8 bytes each); one byte per field, its length when under
-/// `longLength`, else `longLength` (a 4-byte length follows the bytes per field, in field
-/// order) or `absentLength`; then the fields' bytes in field order. Fields are short (ids,
-/// codes, a few words of scalars), so a byte per length keeps the file, which the kernel copies
-/// in and out, about a fifth smaller than four bytes would.
+/// `longLength`, else `longLength` or `absentLength`; then each present field in field order,
+/// its bytes after a 4-byte length where the length byte is `longLength`. Fields are short
+/// (ids, codes, a few words of scalars), so a byte per length keeps the file, which the kernel
+/// copies in and out, about a fifth smaller than four bytes would; and as a long field's
+/// length sits beside it, the writer lays each field straight into the record as it is set.
 final class RowSpill: @unchecked Sendable {
     /// How many fields each record has.
     let fieldCount: Int
@@ -54,7 +55,7 @@ final class RowSpill: @unchecked Sendable {
         var row = RawRow(fieldCount: fieldCount)
         defer { row.deallocate() }
         let lengthsEnd = Self.headerSize + fieldCount
-        var buffer = [UInt8](repeating: 0, count: max(1 << 20, 2 * (lengthsEnd + 4 * fieldCount)))
+        var buffer = [UInt8](repeating: 0, count: max(1 << 20, 2 * (lengthsEnd + 4)))
         var filled = 0
         var offset = 0
         while offset < size || filled > 0 {
@@ -81,31 +82,25 @@ final class RowSpill: @unchecked Sendable {
                 guard let base = raw.baseAddress else { return }
                 while filled - position >= lengthsEnd {
                     let lengths = position + Self.headerSize
-                    var longs = 0
-                    for field in 0..<fieldCount
-                    where base.load(fromByteOffset: lengths + field, as: UInt8.self) == Self.longLength {
-                        longs += 1
-                    }
-                    let fixed = lengthsEnd + 4 * longs
-                    guard filled - position >= fixed else {
-                        needed = fixed
-                        return
-                    }
                     row.reset(line: 0, base: base)
-                    var start = position + fixed
-                    var long = position + lengthsEnd
+                    var start = position + lengthsEnd
                     for field in 0..<fieldCount {
                         let length = base.load(fromByteOffset: lengths + field, as: UInt8.self)
                         guard length != Self.absentLength else { continue }
                         var count = Int(length)
                         if length == Self.longLength {
-                            count = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: long, as: UInt32.self)))
-                            long += 4
+                            guard filled >= start + 4 else {
+                                needed = start + 4 - position
+                                return
+                            }
+                            count = Int(
+                                UInt32(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+                            start += 4
                         }
                         row.set(field: field, column: 0, start: start, count: count)
                         start += count
                     }
-                    guard filled - position >= start - position else {
+                    guard filled >= start else {
                         needed = start - position
                         return
                     }
@@ -130,100 +125,85 @@ final class RowSpill: @unchecked Sendable {
         }
     }
 
-    /// Writes records into a spill: one writer per spill, on one thread. A class, so that the
-    /// two buffers it fills byte by byte are freed with it.
+    /// Writes records into a spill: one writer per spill, on one thread, each record's fields
+    /// set in field order. A class, so that the buffer it fills byte by byte is freed with it.
     final class Writer: FieldWriter {
         let spill: RowSpill
-        /// The record's field bytes, in the order set.
-        @exclusivity(unchecked) private var body = GrowableBuffer<UInt8>(capacity: 1024)
-        /// Whole records not yet written to the file.
+        /// Whole records not yet written to the file, then the record begun, laid out as it
+        /// will be written.
         @exclusivity(unchecked) private var pending = GrowableBuffer<UInt8>(capacity: Writer.flushSize + (1 << 16))
         // Unchecked: one thread uses a writer, and a checked access on every field of every
         // row cost a tenth of an export's run.
-        @exclusivity(unchecked) private var starts: [Int]
-        @exclusivity(unchecked) private var counts: [Int]
+        /// Where the record begun starts in `pending`.
+        @exclusivity(unchecked) private var record = 0
+        /// The field set last (-1: none yet), and where its bytes start in `pending`.
         @exclusivity(unchecked) private var last = -1
-        @exclusivity(unchecked) private var line = 0
-        @exclusivity(unchecked) private var key = 0
-        @exclusivity(unchecked) private var version: Int64 = 0
+        @exclusivity(unchecked) private var lastStart = 0
         private static let flushSize = 1 << 20
 
         init(_ spill: RowSpill) {
             self.spill = spill
-            starts = Array(repeating: 0, count: spill.fieldCount)
-            counts = Array(repeating: -1, count: spill.fieldCount)
         }
 
         deinit {
-            body.deallocate()
             pending.deallocate()
         }
 
         /// Starts a record; every field is absent until set.
         func begin(line: Int, key: Int, version: Int64) {
-            self.line = line
-            self.key = key
-            self.version = version
-            body.removeAll()
-            for field in 0..<counts.count { counts[field] = -1 }
+            let fixed = RowSpill.headerSize + spill.fieldCount
+            if pending.room < fixed { pending.grow(to: pending.count + fixed) }
+            record = pending.count
+            let start = UnsafeMutableRawPointer(pending.base + record)
+            start.storeBytes(of: Int64(line).littleEndian, toByteOffset: 0, as: Int64.self)
+            start.storeBytes(of: Int64(key).littleEndian, toByteOffset: 8, as: Int64.self)
+            start.storeBytes(of: version.littleEndian, toByteOffset: 16, as: Int64.self)
+            (start + RowSpill.headerSize).initializeMemory(
+                as: UInt8.self, repeating: RowSpill.absentLength, count: spill.fieldCount)
+            pending.count += fixed
             last = -1
         }
 
         func set(_ field: Int, bytes: Span<UInt8>) {
-            starts[field] = body.count
-            counts[field] = bytes.count
+            precondition(field > last && field < spill.fieldCount, "a record's fields are set once each, in order")
+            closeLast()
             last = field
-            appendBody(bytes)
+            lastStart = pending.count
+            appendBytes(bytes)
         }
 
         func append(_ field: Int, bytes: Span<UInt8>) {
             precondition(field == last, "only the field set last may be appended to")
-            appendBody(bytes)
-            counts[field] += bytes.count
+            appendBytes(bytes)
         }
 
-        private func appendBody(_ bytes: Span<UInt8>) {
+        private func appendBytes(_ bytes: Span<UInt8>) {
             bytes.withUnsafeBufferPointer { buffer in
-                if let base = buffer.baseAddress { body.append(UnsafeRawPointer(base), count: buffer.count) }
+                if let base = buffer.baseAddress { pending.append(UnsafeRawPointer(base), count: buffer.count) }
             }
+        }
+
+        /// Writes the length of the field set last: in its byte, or, from `longLength` on, in
+        /// four bytes moved in before the field's own.
+        private func closeLast() {
+            guard last >= 0 else { return }
+            let count = pending.count - lastStart
+            var length = UInt8(truncatingIfNeeded: count)
+            if count >= Int(RowSpill.longLength) {
+                length = RowSpill.longLength
+                if pending.room < 4 { pending.grow(to: pending.count + 4) }
+                let start = UnsafeMutableRawPointer(pending.base + lastStart)
+                memmove(start + 4, start, count)
+                start.storeBytes(of: UInt32(count).littleEndian, as: UInt32.self)
+                pending.count += 4
+            }
+            pending[record + RowSpill.headerSize + last] = length
         }
 
         /// Ends the record begun last and queues it for the file.
         func end() throws(GrandfatherError) {
-            let fieldCount = counts.count
-            var longs = 0
-            var bodySize = 0
-            for field in 0..<fieldCount where counts[field] > 0 {
-                bodySize += counts[field]
-                if counts[field] >= Int(RowSpill.longLength) { longs += 1 }
-            }
-            let size = RowSpill.headerSize + fieldCount + 4 * longs + bodySize
-            if pending.room < size { pending.grow(to: pending.count + size) }
-            let record = UnsafeMutableRawPointer(pending.base + pending.count)
-            record.storeBytes(of: Int64(line).littleEndian, toByteOffset: 0, as: Int64.self)
-            record.storeBytes(of: Int64(key).littleEndian, toByteOffset: 8, as: Int64.self)
-            record.storeBytes(of: version.littleEndian, toByteOffset: 16, as: Int64.self)
-            var long = RowSpill.headerSize + fieldCount
-            var bytes = long + 4 * longs
-            for field in 0..<fieldCount {
-                let count = counts[field]
-                let length: UInt8
-                if count < 0 {
-                    length = RowSpill.absentLength
-                } else if count < Int(RowSpill.longLength) {
-                    length = UInt8(count)
-                } else {
-                    length = RowSpill.longLength
-                    record.storeBytes(of: UInt32(count).littleEndian, toByteOffset: long, as: UInt32.self)
-                    long += 4
-                }
-                record.storeBytes(of: length, toByteOffset: RowSpill.headerSize + field, as: UInt8.self)
-                if count > 0 {
-                    (record + bytes).copyMemory(from: body.base + starts[field], byteCount: count)
-                    bytes += count
-                }
-            }
-            pending.count += size
+            closeLast()
+            last = -1
             spill.count += 1
             if pending.count >= Self.flushSize { try flush() }
         }
