@@ -20,6 +20,10 @@ enum DeliveryMerge {
             take(fact, from: earlier, into: &merged)
             merged.record.provenance.set(fact, to: source)
         }
+        // A non-renewing term is no fact a shape states of the transaction: it is its product's
+        // duration, or the end a response's entitlement shows (SPEC §9, Product facts), so a
+        // delivery that brings none keeps the earlier's.
+        if merged.record.termEnds == nil { merged.record.termEnds = earlier.record.termEnds }
         return merged
     }
 

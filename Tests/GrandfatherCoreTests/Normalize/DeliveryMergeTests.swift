@@ -65,6 +65,24 @@ struct DeliveryMergeTests {
         #expect(kept.first?.delivery.record.provenance.source(of: .revocationDate) == .subscriberSubscription)
     }
 
+    @Test(
+        "a term a response's entitlement showed outlives a later delivery that shows none, and yields to one that does")
+    func termKept() {
+        let end = Self.t0.adding(seconds: 30 * 86_400)
+        let item = Self.delivery(.subscriberItem, version: 1) {
+            $0.productType = .nonRenewing
+            $0.termEnds = end
+        }
+        let export = Self.delivery(.revenueCatExport, version: 2) { $0.productType = .nonRenewing }
+        #expect(DeliveryMerge.latest([item, export]).kept.first?.delivery.record.termEnds == end)
+        let longer = Self.delivery(.revenueCatExport, version: 2) {
+            $0.productType = .nonRenewing
+            $0.termEnds = end.adding(seconds: 86_400)
+        }
+        #expect(
+            DeliveryMerge.latest([item, longer]).kept.first?.delivery.record.termEnds == end.adding(seconds: 86_400))
+    }
+
     @Test("an older delivery read after a newer one changes nothing the newer states")
     func orderRead() {
         let newer = Self.delivery(.revenueCatExport, version: 5) { $0.ownership = .familyShared }
