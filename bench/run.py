@@ -3,7 +3,7 @@
 
     python3 bench/run.py [--customers N] [--runs R] [--seed S] [--history-factor K] [--debug]
                          [--shape NAME|all] [--format csv|jsonl|sde|wide] [--jsonl] [--sde] [--wide]
-                         [--sql]
+                         [--sql] [--revenuecat-files]
                          [--binary PATH] [--baseline-binary PATH] [--reference-binary PATH]
 
 Run it through scripts/bench, which first installs what it needs (scripts/bootstrap, and
@@ -57,6 +57,19 @@ add up to it: `grandfather normalize` of the same files (gf-normalize), and the 
 the path's total against both, and exits 1 unless the SQL's classes and flags are the
 snapshot's for every customer.
 
+With --revenuecat-files (the default shape only) it then writes the data as a team holding
+RevenueCat has it, from the canonical files and the canonical run's snapshot
+(bench/revenuecat_files.py): a Scheduled Data Export, one subscriber response per customer
+holding its purchases and RevenueCat's view of the run's grants, and the customer list. It
+audits the three together, and the responses and the list alone, and compares each with a
+canonical run (the second with the canonical run of what responses carry, the "response
+view", written as canonical files and audited): class, flags and grants of every customer,
+leaving out, counted by reason, those whose canonical data holds what RevenueCat's files
+cannot say (Tests/GrandfatherCoreTests/RevenueCat/TwinGap.swift, computed from the input
+data). It prints the counts, each step's time and each audit's command, and exits 1 if any
+compared customer differs (the first five printed with their canonical rows), if a file is
+not read whole, or if the twin names other customers.
+
 The last run's outputs stay in .bench-data/last-run/ for inspection (with --shape all, in
 .bench-data/last-run/<shape>/, kept for the last shape and for every shape that failed).
 """
@@ -88,6 +101,7 @@ REASONS = ["class excluded (sandbox customer)", "orphan customer",
 sys.path.insert(0, BENCH)
 sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree
 import generate  # noqa: E402  (bench/generate.py: the shapes)
+import revenuecat_files  # noqa: E402  (bench/revenuecat_files.py: --revenuecat-files)
 
 
 def log(msg):
@@ -571,6 +585,52 @@ def reference_check(reference, cmd, out, stdout_path, work, what):
     return not diffs
 
 
+# Runs argv[2:] and writes its exit code, wall s, peak RSS (KiB) and CPU s to argv[1]: a
+# small process between a large parent and the command, whose peak RSS would otherwise
+# start from the parent's at the fork.
+RUSAGE_WRAPPER = r"""
+import os, subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%d %r %d %r" % (os.waitstatus_to_exitcode(status), time.monotonic() - t0,
+                             usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
+"""
+
+
+def measure_apart(cmd, log_path):
+    """measure(), with the command started from a small process of its own: for a parent
+    that holds much memory (the --revenuecat-files check holds a customer table)."""
+    usage = log_path + ".rusage"
+    code, _, _, _ = measure([sys.executable, "-c", RUSAGE_WRAPPER, usage] + cmd, log_path)
+    try:
+        with open(usage) as f:
+            fields = f.read().split()
+    except OSError:  # the wrapper itself failed
+        return code or 1, 0.0, 0.0, 0.0
+    return int(fields[0]), float(fields[1]), int(fields[2]) / 1024.0, float(fields[3])
+
+
+def revenuecat_audit(binary, work):
+    """How --revenuecat-files audits its files: the candidate's audit command (outputs
+    removed first), run once and measured; gives the command, exit code, wall s and MiB."""
+    def audit(name, inputs, out):
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [rel(binary), "audit", "--policy", POLICY, "--as-of", AS_OF, "--out", rel(out)] + \
+            [rel(p) for p in inputs]
+        log("$ " + shell_line(cmd))
+        log_path = os.path.join(work, name)
+        code, wall, rss, _ = measure_apart(cmd, log_path)
+        log("bench: %-13s %8.2f s %8.0f MiB  (exit %d)" % (name, wall, rss, code))
+        if code != 0:
+            with open(log_path + ".stderr", errors="replace") as f:
+                log("bench: error: %s exited %d; its stderr (%s.stderr):\n%s" % (
+                    name, code, log_path, f.read()[-4000:]))
+        return shell_line(cmd), code, wall, rss
+    return audit
+
+
 def rel(p):
     return os.path.relpath(p, ROOT) if os.path.abspath(p).startswith(ROOT + os.sep) else p
 
@@ -763,6 +823,11 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     result.update(agree=agree, compared=compared)
     if not agree:
         failures.append("Grandfather and the DuckDB script disagree (details above)")
+    if a.revenuecat_files:
+        sys.stdout.flush()
+        if not revenuecat_files.check(data, manifest, snapshot, os.path.join(work, "revenuecat"),
+                                      revenuecat_audit(binary, work), a.seed, SDE_COLUMNS):
+            failures.append("the RevenueCat files and the canonical run disagree (details above)")
     sys.stdout.flush()
     for failure in failures:
         log("bench: FAILED (shape %s): %s" % (shape, failure))
@@ -886,6 +951,11 @@ def main():
     ap.add_argument("--reference-binary", metavar="PATH",
                     help="run this grandfather binary once per shape with the same audit "
                     "command and require byte-identical outputs")
+    ap.add_argument("--revenuecat-files", action="store_true",
+                    help="also write the default shape's data as RevenueCat holds it (an export, a "
+                    "subscriber response per customer, the customer list), audit the three together "
+                    "and the responses and list alone, and require the canonical run's class, flags "
+                    "and grants for every customer they can express (issue 34)")
     # what --shape all gives each shape's process
     ap.add_argument("--build-kind", help=argparse.SUPPRESS)
     ap.add_argument("--work-dir", help=argparse.SUPPRESS)
@@ -895,6 +965,8 @@ def main():
         ap.error("--runs must be at least 1")
     if a.history_factor is not None and not 1 <= a.history_factor <= 1000:
         ap.error("--history-factor must be between 1 and 1000")
+    if a.revenuecat_files and a.shape != "default":
+        ap.error("--revenuecat-files takes the default shape only")
     given = {}
     for option in ["baseline_binary", "reference_binary"]:
         path = getattr(a, option)
