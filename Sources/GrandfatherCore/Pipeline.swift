@@ -1,19 +1,19 @@
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
-/// 1. **Ingest** (`Ingest/`, and a folder per source: `Canonical/`, `AppStore/`): input
+/// 1. **Ingest** (`Ingest/`, the door, and a folder per source under `Inputs/`): input
 ///    paths → the source that recognises each by content (`InputRecognizer`, SPEC §8.1) →
 ///    `RawRow`s in the canonical fields, which each source reads its own way (canonical
 ///    files as byte ranges streamed by `CSVReader` or `JSONReader`, one range per core at a
 ///    time; App Store files whole, then linked) and gives to the `RecordStream` (`IngestStage`).
-/// 2. **Normalize** (`Normalize/`): `RawRow` → `Customer` | `Transaction` (in a
+/// 2. **Normalize** (`Stages/Normalize/`): `RawRow` → `Customer` | `Transaction` (in a
 ///    `TransactionBatch`) | `Rejection` (`RecordNormalizer`, `TimestampParser`), with each
 ///    file's accounting (`IngestSink`).
-/// 3. **Classify** (`Classify/`): accepted records are folded into a `ShardedLedger` as they
+/// 3. **Classify** (`Stages/Classify/`): accepted records are folded into a `ShardedLedger` as they
 ///    stream by (a `CustomerActivity` per customer, a fingerprint per transaction); then each
 ///    customer → `Verdict` (`Classifier`, `FlagFacts`, `Flag`) → `Audit`, whose
 ///    `CustomerResults` derive each `CustomerResult` when read (`ClassifyStage`).
-/// 4. **Compare** (`History/`): what changed since the previous run (`ChangeDetector`).
-/// 5. **Report and snapshot** (`Report/`, `Snapshot/`, `Output/`): `Audit` → bytes of each
+/// 4. **Compare** (`Stages/Changes/`): what changed since the previous run (`ChangeDetector`).
+/// 5. **Report and snapshot** (`Outputs/`: `Report/`, `Snapshot/`, `Run/`): `Audit` → bytes of each
 ///    report and `snapshot.sqlite`, written into the run's own folder, then one atomic switch
 ///    of `latest` (`RunWriter`, driven by `AuditRun`).
 public enum Pipeline {

@@ -68,7 +68,7 @@ extension AuditRules {
                     """),
             SQLStep(
                 name: "grandfathered_grants", spec: "§8.13",
-                mirrors: "Classifier.withGrants (Classify/Classifier.swift)",
+                mirrors: "Classifier.withGrants (Stages/Classify/Classifier.swift)",
                 query: """
                     SELECT v.customer_id, g.entitlement, 'grandfathered' AS source,
                         \(sql.null(.text)) AS transaction_id, \(sql.null(.timestamp)) AS expires_date

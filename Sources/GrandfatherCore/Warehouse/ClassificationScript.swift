@@ -138,7 +138,7 @@ public enum ClassificationScript {
         let activity = SQLStep(
             name: "activity", spec: "§4, §8.18, §8.20–8.24",
             mirrors:
-                "CustomerActivity.fold and FlagFacts (Classify/CustomerActivity.swift, Classify/FlagFacts+Activity.swift)",
+                "CustomerActivity.fold and FlagFacts (Stages/Classify/CustomerActivity.swift, Stages/Classify/FlagFacts+Activity.swift)",
             query: """
                 SELECT
                     customer_id,
@@ -155,7 +155,7 @@ public enum ClassificationScript {
                 """)
         let latest = SQLStep(
             name: "latest_renewable", spec: "§8.19",
-            mirrors: "CustomerActivity.isLater (Classify/CustomerActivity.swift)",
+            mirrors: "CustomerActivity.isLater (Stages/Classify/CustomerActivity.swift)",
             query: """
                 SELECT customer_id, renewal_state FROM (
                     SELECT customer_id, renewal_state, ROW_NUMBER() OVER (
@@ -169,7 +169,7 @@ public enum ClassificationScript {
                 """)
         let joined = SQLStep(
             name: "customer_facts", spec: "§8.14",
-            mirrors: "FlagFacts.init (Classify/FlagFacts+Activity.swift); a customer without transactions has none",
+            mirrors: "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift); a customer without transactions has none",
             query: """
                 SELECT
                     e.*,
