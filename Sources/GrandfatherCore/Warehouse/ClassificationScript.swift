@@ -169,7 +169,8 @@ public enum ClassificationScript {
                 """)
         let joined = SQLStep(
             name: "customer_facts", spec: "§8.14",
-            mirrors: "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift); a customer without transactions has none",
+            mirrors:
+                "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift); a customer without transactions has none",
             query: """
                 SELECT
                     e.*,
