@@ -1,6 +1,6 @@
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
-/// 1. **Ingest** (`Ingest/`, the door, and a folder per source under `Inputs/`): input
+/// 1. **Ingest** (`Stages/Ingest/`; the door and a folder per source in `Inputs/`): input
 ///    paths → the source that recognises each by content (`InputRecognizer`, SPEC §8.1) →
 ///    `RawRow`s in the canonical fields, which each source reads its own way (canonical
 ///    files as byte ranges streamed by `CSVReader` or `JSONReader`, one range per core at a
