@@ -31,6 +31,6 @@ extension AuditRules {
             """
         return SQLStep(
             name: "classes", spec: "§4, §8.9, §8.10",
-            mirrors: "AuditRules.isGrandfathered, customerClass (Rules/ClassRules.swift)", query: query)
+            mirrors: "AuditRules.excluded, isGrandfathered, customerClass (Rules/ClassRules.swift)", query: query)
     }
 }

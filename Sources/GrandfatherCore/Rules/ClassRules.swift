@@ -2,6 +2,14 @@
 /// anything is current, else lapsed when something durable was bought, else new. A sandbox
 /// customer is excluded before any of these is asked.
 extension AuditRules {
+    /// SPEC §8.9: the verdict of a customer whose own record is sandbox, before anything else
+    /// is asked: excluded, flagged `sandbox` alone, with no answers (and so no grants);
+    /// `nil` for a production customer.
+    static func excluded(_ environment: Environment) -> Verdict? {
+        guard environment == .sandbox else { return nil }
+        return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
+    }
+
     /// SPEC §4: the class of a production customer, from its answers and its transactions.
     func customerClass(grandfathered: Bool, anyCurrent: Bool, hasDurable: Bool) -> CustomerClass {
         if grandfathered { return .grandfathered }

@@ -24,7 +24,7 @@ extension AuditRules {
             return "platform IN (\(apple)) AND NOT has_cutover_version"
         case .preordered: return "preorder_date IS NOT NULL"
         case .grandfatheredAndSubscribed: return "is_grandfathered AND current_purchased_subscription"
-        case .billingRetry: return "NOT is_grandfathered AND NOT any_current AND latest_in_billing_retry"
+        case .billingRetry: return "NOT is_grandfathered AND NOT any_current AND latest_renewable_in_billing_retry"
         case .inGracePeriod: return "NOT is_grandfathered AND any_current AND all_current_through_grace"
         case .familySharedOnly: return "NOT is_grandfathered AND any_current AND all_current_family_shared"
         case .refunded: return "has_revoked_durable"

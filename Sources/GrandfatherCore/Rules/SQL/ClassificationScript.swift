@@ -183,7 +183,7 @@ public enum ClassificationScript {
                     COALESCE(a.all_current_through_grace, FALSE) AS all_current_through_grace,
                     COALESCE(a.all_current_family_shared, FALSE) AS all_current_family_shared,
                     COALESCE(a.current_purchased_subscription, FALSE) AS current_purchased_subscription,
-                    COALESCE(l.renewal_state = 'in_billing_retry', FALSE) AS latest_in_billing_retry
+                    COALESCE(l.renewal_state = 'in_billing_retry', FALSE) AS latest_renewable_in_billing_retry
                 FROM everyone AS e
                 LEFT JOIN activity AS a ON a.customer_id = e.customer_id
                 LEFT JOIN latest_renewable AS l ON l.customer_id = e.customer_id

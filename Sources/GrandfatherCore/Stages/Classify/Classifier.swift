@@ -41,10 +41,7 @@ public final class Classifier: Sendable {
     /// Class, flags and the two answers: what counts, reports and the snapshot need, in 8
     /// bytes, allocating nothing. `activity` is borrowed: read in place, never copied.
     func verdict(_ customer: borrowing Customer, _ activity: borrowing CustomerActivity) -> Verdict {
-        if customer.environment == .sandbox {
-            // SPEC §8.9: excluded, exactly `sandbox`, no entitlements.
-            return Verdict(customerClass: .excluded, flags: FlagSet(.sandbox), byVersion: nil, byDate: nil)
-        }
+        if let excluded = AuditRules.excluded(customer.environment) { return excluded }
         var facts = FlagFacts(customer: customer, activity: activity, rules: rules)
         facts.grandfathered = rules.isGrandfathered(byVersion: facts.byVersion, byDate: facts.byDate)
         let customerClass = rules.customerClass(
