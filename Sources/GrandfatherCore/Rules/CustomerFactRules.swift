@@ -5,6 +5,42 @@
 /// one, disagrees with nobody). Within one source, the first row of an id wins (SPEC §8.7)
 /// before this applies.
 enum CustomerFactRules {
+    /// What a customer row is to the row already kept for its id.
+    enum Repeat: Equatable {
+        /// A row of another source: kept beside it, and assembled with it (`assemble`).
+        case otherSource
+        /// The same row again from the same source: counted, adds nothing.
+        case exactDuplicate
+        /// Another row of the id from the same source: rejected, as the first wins (SPEC §8.7).
+        case repeatedWithOtherContent
+    }
+
+    /// SPEC §8.7 within a source, §9 across sources: what `row` is to `kept`, a row already
+    /// kept for its id.
+    static func `repeat`(_ row: Customer, of kept: Customer) -> Repeat {
+        guard row.provenance.rowSource == kept.provenance.rowSource else { return .otherSource }
+        return row == kept ? .exactDuplicate : .repeatedWithOtherContent
+    }
+
+    /// SPEC §9, a store's platform: of the stores a customer bought in, the platform that
+    /// counts; the first in `Platform`'s order, whatever the order the rows came in.
+    static func storePlatform(_ one: Platform, _ other: Platform) -> Platform {
+        one.index <= other.index ? one : other
+    }
+
+    /// SPEC §9, a store's platform: the record the stores a customer bought in make (`nil`
+    /// platform when their stores give none), from the weakest source, `exportRow`.
+    static func storeRecord(id: String, platform: Platform?) -> Customer {
+        Customer(id: id, platform: platform).read(from: .exportRow, facts: platform == nil ? [] : [.platform])
+    }
+
+    /// SPEC §9, a store's platform: whether a customer's record, from any source, leaves room
+    /// for the platform of its stores: it gives none, or only guesses one. A record with a
+    /// platform outranks a store's whatever its source.
+    static func takesStorePlatform(_ record: Customer) -> Bool {
+        record.platform == nil || record.provenance.platformIsAGuess
+    }
+
     /// The customer `rows` (one per source, in any order, all with one id) describe.
     static func assemble(_ rows: [Customer]) -> Customer {
         let ordered = rows.sorted { rank($0) < rank($1) }

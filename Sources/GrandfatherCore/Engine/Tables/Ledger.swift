@@ -84,8 +84,9 @@ final class Ledger {
         touched = seen
     }
 
-    /// Adds a customer row. Within one source the first row of an id wins (SPEC §8.7); a row
-    /// from another source is kept beside it, and `finish` assembles the customer from all.
+    /// Adds a customer row: what it is to the rows kept for its id is the rule's
+    /// (`CustomerFactRules.repeat`, SPEC §8.7 within a source); a row from another source is
+    /// kept beside them, and `finish` assembles the customer from all.
     func add(_ customer: Customer, hash: UInt64) -> CustomerOutcome {
         var id = customer.id
         let slot = id.withUTF8 { bytes in self.slot(for: UnsafeRawBufferPointer(bytes), hash: hash) }
@@ -94,12 +95,16 @@ final class Ledger {
             hasRecord[slot] = true
             return .accepted
         }
-        let source = customer.provenance.rowSource
-        if records[slot].provenance.rowSource == source {
-            return records[slot] == customer ? .exactDuplicate : .repeatedWithOtherContent
+        func outcome(against kept: Customer) -> CustomerOutcome? {
+            switch CustomerFactRules.repeat(customer, of: kept) {
+            case .otherSource: return nil
+            case .exactDuplicate: return .exactDuplicate
+            case .repeatedWithOtherContent: return .repeatedWithOtherContent
+            }
         }
-        if let same = otherSources[slot]?.first(where: { $0.provenance.rowSource == source }) {
-            return same == customer ? .exactDuplicate : .repeatedWithOtherContent
+        if let outcome = outcome(against: records[slot]) { return outcome }
+        for kept in otherSources[slot] ?? [] {
+            if let outcome = outcome(against: kept) { return outcome }
         }
         otherSources[slot, default: []].append(customer)
         return .accepted
@@ -141,13 +146,16 @@ final class Ledger {
     }
 
     /// Notes the platform of a store a customer bought in (a RevenueCat export row's), which
-    /// `finish` makes the customer's record from the weakest source, `exportRow`. Of several
-    /// stores, the first platform in `Platform` order is kept, whatever the order the rows were
-    /// folded in. One byte per slot: a record per row would be a cache miss per row.
+    /// `finish` makes the customer's record (`CustomerFactRules.storeRecord`); of several
+    /// stores, the one `CustomerFactRules.storePlatform` picks. One byte per slot: a record per
+    /// row would be a cache miss per row.
     @inline(__always)
     private func note(_ platform: Platform, ofStoreFor slot: Int) {
-        let noted = UInt8(platform.index + 1)
-        if storePlatforms[slot] == 0 || noted < storePlatforms[slot] { storePlatforms[slot] = noted }
+        let noted = storePlatforms[slot]
+        let kept =
+            noted == 0 || noted == Self.noStorePlatform
+            ? platform : CustomerFactRules.storePlatform(platform, Self.platforms[Int(noted) - 1])
+        storePlatforms[slot] = UInt8(kept.index + 1)
     }
 
     /// The record a slot's store platform makes: a customer of an id no other source names, or
@@ -162,17 +170,12 @@ final class Ledger {
 
     private func applyStorePlatform(_ slot: Int) {
         guard storePlatforms[slot] != 0 else { return }
-        guard storePlatforms[slot] != Self.noStorePlatform else {
-            if !hasRecord[slot] {
-                records[slot] = Customer(id: records[slot].id, platform: nil).read(from: .exportRow, facts: [])
-            }
-            return
-        }
-        let platform = Self.platforms[Int(storePlatforms[slot]) - 1]
-        let record = Customer(id: records[slot].id, platform: platform).read(from: .exportRow, facts: [.platform])
+        let noted = storePlatforms[slot]
+        let platform = noted == Self.noStorePlatform ? nil : Self.platforms[Int(noted) - 1]
+        let record = CustomerFactRules.storeRecord(id: records[slot].id, platform: platform)
         if !hasRecord[slot] {
             records[slot] = record
-        } else if records[slot].platform == nil || records[slot].provenance.platformIsAGuess {
+        } else if platform != nil, CustomerFactRules.takesStorePlatform(records[slot]) {
             otherSources[slot, default: []].append(record)
         }
     }
