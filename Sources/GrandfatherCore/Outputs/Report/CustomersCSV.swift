@@ -22,12 +22,11 @@ public enum CustomersCSV {
         var csv = CSVText(reservingCapacity: min(audit.customers.count * 96, limit) + 4096)
         csv.row(columns)
         let customers = audit.customers
-        // A classifier of this job's own, as the snapshot's writers have theirs (one reached
-        // through `customers` is retained and released per customer, on a counter the other
-        // core's jobs touch too), used through an unretained reference: the closures below
-        // would otherwise retain and release it four times per customer. `owner` keeps it
-        // alive until the rows are written.
-        let owner = Classifier(policy: audit.policy, asOf: audit.asOf)
+        // The run's one classifier, taken once (reached through `customers` it is retained and
+        // released per customer, on a counter the other core's jobs touch too) and used
+        // through an unretained reference: the closures below would otherwise retain and
+        // release it four times per customer. `owner` keeps it alive until the rows are written.
+        let owner = customers.classifier
         let classifier = Unretained(owner)
         defer { withExtendedLifetime(owner) {} }
         customers.forEachVerdict { customer, verdict, activity in

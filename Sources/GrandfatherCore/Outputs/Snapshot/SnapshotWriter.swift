@@ -217,7 +217,8 @@ enum SnapshotWriter {
         var grant = try BulkInsert(db, sql: "INSERT INTO entitlements VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         var deciding = try BulkInsert(
             db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        let classifier = Classifier(policy: audit.policy, asOf: audit.asOf)
+        // The run's one classifier, which made the verdicts.
+        let classifier = audit.customers.classifier
         try audit.customers.forEachVerdict { record, verdict, activity in
             try verdict.flags.forEach { code in
                 try flag.bind(record.id)
