@@ -1,7 +1,7 @@
 """The bench's data as RevenueCat holds it, audited against the canonical run (issue 34,
 acceptance 1; bench/run.py --revenuecat-files).
 
-The Swift twin (Tests/GrandfatherCoreTests/RevenueCat/TwinTests.swift) checks this on a
+The Swift twin (Tests/GrandfatherCoreTests/Inputs/RevenueCat/TwinTests.swift) checks this on a
 few thousand customers of its own generator; this is the same idea on the bench's data
 (bench/generate.py, default shape), a million customers and ten million transactions:
 

@@ -65,7 +65,7 @@ audits the three together, and the responses and the list alone, and compares ea
 canonical run (the second with the canonical run of what responses carry, the "response
 view", written as canonical files and audited): class, flags and grants of every customer,
 leaving out, counted by reason, those whose canonical data holds what RevenueCat's files
-cannot say (Tests/GrandfatherCoreTests/RevenueCat/TwinGap.swift, computed from the input
+cannot say (Tests/GrandfatherCoreTests/Inputs/RevenueCat/TwinGap.swift, computed from the input
 data). It prints the counts, each step's time and each audit's command, and exits 1 if any
 compared customer differs (the first five printed with their canonical rows), if a file is
 not read whole, or if the twin names other customers.

@@ -27,7 +27,8 @@ struct RevenueCatSampleTests {
 
     static func run() throws -> Audit {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("sample-data/revenuecat")
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("sample-data/revenuecat")
         let policy = try PolicyLoader.load(path: folder.appendingPathComponent("policy.json").path)
         let asOf = try TimestampParser(defaultZone: nil).parse("2026-11-01T00:00:00Z").get()
         return try Pipeline.audit(
