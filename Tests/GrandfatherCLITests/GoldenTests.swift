@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Whole runs compared with reviewed files under `Golden/<scenario>/expected/`: every report
-/// and a text dump of the snapshot (all tables but `runs`). A mismatch prints a unified
+/// and a text dump of the snapshot (all tables but `runs`), for the conformance set and the
+/// bundled App Store and RevenueCat samples. A mismatch prints a unified
 /// diff; `RECORD_GOLDENS=1 scripts/test` rewrites the files, to be reviewed in the diff.
 @Suite struct GoldenTests {
     static let goldenRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
@@ -14,6 +15,43 @@ import Testing
         #expect(result.status == 0)
         try Self.compare(scenario: "conformance", cli: cli)
     }
+
+    /// The bundled App Store sample, audited as `scripts/sample-apple` audits it.
+    @Test func appStoreSampleRun() throws {
+        let cli = try CLI()
+        let files = [
+            "app-transactions.txt", "transaction-history.json", "subscription-statuses.json", "notifications.jsonl",
+        ]
+        for name in ["policy.json", "sample-root.der"] + files {
+            try cli.copy(Self.repository.appendingPathComponent("sample-data/apple/\(name)"))
+        }
+        let result = try cli.run(
+            [
+                "audit", "--policy", "policy.json", "--trusted-root", "sample-root.der", "--as-of",
+                "2026-11-01T00:00:00Z", "--out", "out",
+            ] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.compare(scenario: "apple-sample", cli: cli)
+    }
+
+    /// The bundled RevenueCat sample, audited as `scripts/sample-revenuecat` audits it.
+    @Test func revenueCatSampleRun() throws {
+        let cli = try CLI()
+        let files = [
+            "subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv", "webhooks.jsonl",
+        ]
+        for name in ["policy.json"] + files {
+            try cli.copy(Self.repository.appendingPathComponent("sample-data/revenuecat/\(name)"))
+        }
+        let result = try cli.run(
+            ["audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.compare(scenario: "revenuecat-sample", cli: cli)
+    }
+
+    /// The repository's root, whose `sample-data/` the samples' runs read.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func compare(scenario: String, cli: CLI) throws {
         let expected = goldenRoot.appendingPathComponent(scenario).appendingPathComponent("expected")
