@@ -48,6 +48,58 @@ import Testing
             "README.md's \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
     }
 
+    /// README.md's sample run is a real one: `scripts/sample`'s audit, run again at the
+    /// instant its run id names (the run's as-of, as `scripts/sample` audits as of now),
+    /// prints the block's summary line, and the snapshot's classes and the run folder's
+    /// files are the block's.
+    @Test func readmeSampleRunIsARealRun() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- sample-run:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- sample-run:end -->"))
+        let lines = readme[begin.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+        func output(of command: String) throws -> [String] {
+            let start = try #require(lines.firstIndex(of: "$ " + command), "the block runs \(command)")
+            return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("$ ") && !$0.hasPrefix("```") && !$0.isEmpty })
+        }
+        let printed = try output(of: "scripts/sample")
+        #expect(printed.count == 2)
+        let runLine = try #require(printed.last)
+        let id = try #require(runLine.split(separator: " ").first?.split(separator: "/").last.map(String.init))
+        // 20261122T002237.017Z-16180: the run's start, which was its as-of.
+        let stamp = Array(id.prefix(20))
+        let asOf =
+            String(stamp[0..<4]) + "-" + String(stamp[4..<6]) + "-" + String(stamp[6..<8]) + "T"
+            + String(stamp[9..<11]) + ":" + String(stamp[11..<13]) + ":" + String(stamp[13..<19]) + "Z"
+
+        // scripts/sample's inputs, its globs expanded in their order.
+        let sampleData = Self.root.appendingPathComponent("sample-data")
+        let names = try FileManager.default.contentsOfDirectory(atPath: sampleData.path).sorted()
+        let inputs = [
+            ("customers", ".csv"), ("customers", ".json"), ("transactions", ".csv"), ("transactions", ".jsonl"),
+        ]
+        .flatMap { prefix, suffix in names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) } }
+        let cli = try CLI()
+        for name in ["policy.json"] + inputs { try cli.copy(sampleData.appendingPathComponent(name)) }
+        let result = try cli.run(["audit", "--policy", "policy.json", "--as-of", asOf, "--out", "reports"] + inputs)
+        #expect(result.status == 0, "\(result.stderr)")
+        let ran = result.stdout.split(separator: "\n").map(String.init)
+        #expect(ran.first == printed.first, "README.md's sample run says \(printed.first ?? ""), the run \(ran)")
+        #expect(ran.last?.hasPrefix("reports/runs/") == true && ran.last?.hasSuffix(" → reports/latest") == true)
+
+        let classes = try output(
+            of: "sqlite3 reports/latest/snapshot.sqlite \"select class, count(*) from customers group by class\"")
+        let dump = try SnapshotDump(path: cli.path("reports/latest/snapshot.sqlite"))
+        // As sqlite3 prints them: texts unquoted.
+        let counted = try dump.rows("(SELECT class, count(*) FROM customers GROUP BY class)").map {
+            $0.replacingOccurrences(of: "\"", with: "")
+        }
+        #expect(counted == classes.sorted(), "the snapshot counts \(counted), README.md shows \(classes)")
+
+        let listed = try output(of: "ls reports/latest/").flatMap { $0.split(separator: " ").map(String.init) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.path("reports/latest")).sorted()
+        #expect(files == listed)
+    }
+
     @Test func flagsCommandPrintsTheCatalog() throws {
         let cli = try CLI()
         let result = try cli.run(["flags"])
