@@ -16,7 +16,7 @@ name (the export has ~44 columns in any order; projection pushdown skips the res
 optional column that the header lacks reads as NULL; rc_original_app_user_id, start_time
 and store_transaction_id must be there. Everything is views over read_csv, so DuckDB reads
 the file once, as baseline_duckdb.py does. Mapping to the canonical fields (the project's
-README, "RevenueCat files"):
+docs/RevenueCat.md, "RevenueCat files"):
 
   customer_id      <- rc_original_app_user_id
   transaction_id   <- store_transaction_id; the transaction key is

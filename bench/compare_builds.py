@@ -39,7 +39,7 @@ on the same inputs (found by running one binary twice and diffing every output):
 DIR/.lock (the holder's pid and start time, rewritten by every run) is outside the run
 folder: its existence is compared, its contents are not. stderr is kept, not compared
 (with the default human log format it holds only warnings and errors, but a run's timing
-log would differ). Reports hold nothing that describes the run (README, "Output files"), and
+log would differ). Reports hold nothing that describes the run (docs/Outputs.md, "Output files"), and
 the case that reads a previous run reads the same one on both sides, so no run id of a
 previous run needs masking.
 

@@ -8,7 +8,7 @@ tables are exported into DIR as gf_customers.csv, gf_customer_flags.csv and
 gf_entitlements.csv (header row, RFC 4180, instants as ISO-8601 UTC with `Z` and six
 fraction digits, sorted), with engine.json naming the engine: what
 `grandfather audit --results DIR` reads. Spark runs every DIR in one session (local[2] by
-default; README, "When one machine is not enough", for a cluster).
+default; docs/Warehouse.md, "When one machine is not enough", for a cluster).
 """
 
 import argparse

@@ -3,7 +3,7 @@ import Foundation
 @_spi(TestHooks) import GrandfatherCore
 
 /// `grandfather normalize`: the inputs read as `audit` reads them, written in the warehouse
-/// layout for `grandfather sql` (README, "When one machine is not enough").
+/// layout for `grandfather sql` (docs/Warehouse.md, "When one machine is not enough").
 struct NormalizeCommand: ParsableCommand, LoggingCommand {
     static let configuration = CommandConfiguration(
         commandName: "normalize",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GrandfatherCore
 
-/// `grandfather sql`: the audit as one SQL script for a warehouse (README, "When one machine
+/// `grandfather sql`: the audit as one SQL script for a warehouse (docs/Warehouse.md, "When one machine
 /// is not enough").
 struct SQLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

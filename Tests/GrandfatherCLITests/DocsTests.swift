@@ -15,26 +15,29 @@ import Testing
         #expect(table == FlagTable.markdown(), "README.md flag table is stale: run scripts/update-docs")
     }
 
-    @Test func readmeWarehouseLayoutIsCurrent() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- warehouse-layout:begin -->\n"))
-        let end = try #require(readme.range(of: "<!-- warehouse-layout:end -->"))
-        let table = String(readme[begin.upperBound..<end.lowerBound])
-        #expect(table == WarehouseLayout.markdown(), "README.md warehouse layout is stale: run scripts/update-docs")
+    @Test func warehouseLayoutIsCurrent() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/Warehouse.md"), encoding: .utf8)
+        let begin = try #require(doc.range(of: "<!-- warehouse-layout:begin -->\n"))
+        let end = try #require(doc.range(of: "<!-- warehouse-layout:end -->"))
+        let table = String(doc[begin.upperBound..<end.lowerBound])
+        #expect(table == WarehouseLayout.markdown(), "docs/Warehouse.md's layout is stale: run scripts/update-docs")
         let cli = try CLI()
         #expect(try cli.run(["layout"]).stdout == WarehouseLayout.markdown())
     }
 
     /// The table of what each transaction shape states, from `TransactionShape.facts`;
     /// `RECORD_DOCS=1 scripts/test` rewrites it, to be reviewed in `git diff`.
-    @Test func readmeShapeTableIsTheCode() throws {
-        try Self.checkReadmeBlock("shape-facts", is: TransactionShape.markdownTable(), from: "TransactionShape.facts")
+    @Test func shapeTableIsTheCode() throws {
+        try Self.checkBlock(
+            "shape-facts", in: "docs/RevenueCat.md", is: TransactionShape.markdownTable(),
+            from: "TransactionShape.facts")
     }
 
-    /// Requires README.md's text between `<!-- marker:begin -->` and `<!-- marker:end -->` to
-    /// be `table`; with `RECORD_DOCS=1`, writes it there instead.
-    static func checkReadmeBlock(_ marker: String, is table: String, from source: String) throws {
-        let path = root.appendingPathComponent("README.md")
+    /// Requires the text of `file` (a path from the repository's root) between
+    /// `<!-- marker:begin -->` and `<!-- marker:end -->` to be `table`; with `RECORD_DOCS=1`,
+    /// writes it there instead.
+    static func checkBlock(_ marker: String, in file: String, is table: String, from source: String) throws {
+        let path = root.appendingPathComponent(file)
         let readme = try String(contentsOf: path, encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- \(marker):begin -->\n"))
         let end = try #require(readme.range(of: "<!-- \(marker):end -->"))
@@ -45,7 +48,7 @@ import Testing
         }
         #expect(
             String(readme[begin.upperBound..<end.lowerBound]) == table,
-            "README.md's \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
+            "\(file)'s \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
     }
 
     /// README.md's sample run is a real one: `scripts/sample`'s audit, run again at the

@@ -2,7 +2,7 @@
 /// sources"): for each fact, the strongest source that has it wins.
 ///
 /// SPEC ranks a verified App Store app transaction over a RevenueCat subscriber response, over
-/// a canonical customers row, over a RevenueCat customer list. Where SPEC is silent (README,
+/// a canonical customers row, over a RevenueCat customer list. Where SPEC is silent (docs/Inputs.md,
 /// "Customers from several sources"): an App Store app transaction that is not verified
 /// (self-signed, or read with `--no-verify` or `--trust-decoded`) ranks below the canonical row
 /// and above the customer list, since unverified data never outranks what the team keeps; a

@@ -1,5 +1,5 @@
 /// The shapes a transaction's record arrives in, each a row of the table of what it can
-/// state (`facts`, printed in the README's "What each shape carries").
+/// state (`facts`, printed in the docs/RevenueCat.md's "What each shape carries").
 public enum TransactionShape: UInt8, CaseIterable, Sendable {
     /// A canonical CSV or JSON row (SPEC §2): every fact, as the team wrote it.
     case canonical = 1

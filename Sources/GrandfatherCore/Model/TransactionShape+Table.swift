@@ -1,5 +1,5 @@
 extension TransactionShape {
-    /// What each shape states, as the README prints it (between its `shape-facts` markers):
+    /// What each shape states, as docs/RevenueCat.md prints it (between its `shape-facts` markers):
     /// one row per shape, one column per fact.
     public static func markdownTable() -> String {
         let facts = TransactionFact.allCases

@@ -18,7 +18,7 @@ extension AuditRules {
         case .missingOriginalVersion: return "original_app_version IS NULL"
         case .unparseableVersion: return "unparseable"
         case .noCutoverForPlatform:
-            // Only where the policy has a versions table at all (README, "Decisions").
+            // Only where the policy has a versions table at all (docs/Decisions.md, "Decisions").
             guard hasVersions else { return "FALSE" }
             let apple = Platform.allCases.filter(\.isApple).map { "'\($0.rawValue)'" }.joined(separator: ", ")
             return "platform IN (\(apple)) AND NOT has_cutover_version"

@@ -92,7 +92,7 @@ struct FlagFacts {
     }
 
     /// Only where the policy has a versions table at all: under a pure date basis with no
-    /// versions there is nothing missing (README, "Decisions").
+    /// versions there is nothing missing (docs/Decisions.md, "Decisions").
     private var noCutoverForPlatform: Bool {
         needsCutover && policyHasVersions && !hasCutoverVersion
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// One hostile or careless input and what must come of it, run against the built binary.
 ///
-/// The catalogue (`HostileCatalogue.cases`) is the table the README's "Hardening against bad
+/// The catalogue (`HostileCatalogue.cases`) is the table docs/Hardening.md's "Hardening against bad
 /// input" section is generated from: each row's input, exit code, stderr line, what else
 /// must hold, and whether `DIR/latest` stays byte-identical.
 struct HostileCase: Sendable, CustomTestStringConvertible {
@@ -52,7 +52,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case asOfTakenAtTheLock
     }
 
-    /// The input, as the README's table names it.
+    /// The input, as docs/Hardening.md's table names it.
     var input: String
     /// Where the case comes from: `14.1`…`14.6` and `33.1`…`33.12` (the hardening issues'
     /// findings) or `earlier`.
@@ -205,10 +205,10 @@ extension HostileCase {
     }
 }
 
-// MARK: - The README's table
+// MARK: - docs/Hardening.md's table
 
 extension HostileCase {
-    /// The case as a row of the README's table.
+    /// The case as a row of docs/Hardening.md's table.
     var markdownRow: String {
         let shownStderr: String
         switch stderr {
@@ -241,7 +241,7 @@ extension HostileCase {
         text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    /// The whole table, as the README holds it between its markers.
+    /// The whole table, as docs/Hardening.md holds it between its markers.
     static func markdownTable(_ cases: [HostileCase]) -> String {
         var lines = [
             "| from | input | exit | stderr | and | `latest` |",

@@ -35,7 +35,7 @@ extension HostileCatalogue {
 
     static func notATableName(_ option: String, _ value: String, _ problem: String) -> HostileCase.Stderr {
         .line(
-            "error: \(option) \(value): not a table name duckdb reads unquoted: \(problem) (README, \"When one machine is not enough\")"
+            "error: \(option) \(value): not a table name duckdb reads unquoted: \(problem) (docs/Warehouse.md, \"When one machine is not enough\")"
         )
     }
 

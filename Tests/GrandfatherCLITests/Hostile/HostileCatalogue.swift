@@ -1,9 +1,9 @@
 import Foundation
 
 /// Every hostile or careless input the tool is known to meet, one row each: the hardening
-/// issues' findings (14.1–14.6, 33.1–33.12) and the cases the README listed before them
+/// issues' findings (14.1–14.6, 33.1–33.12) and the cases the README listed before them (now docs/Hardening.md)
 /// (`earlier`).
-/// `HostileCatalogueTests` runs each against the built binary and checks that the README's
+/// `HostileCatalogueTests` runs each against the built binary and checks that docs/Hardening.md's
 /// table is this one (`RECORD_DOCS=1 scripts/test` rewrites it).
 enum HostileCatalogue {
     /// The range every instant must lie in, as reasons state it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The hostile-input catalogue, case by case against the built binary, and the README's table
+/// The hostile-input catalogue, case by case against the built binary, and docs/Hardening.md's table
 /// generated from it.
 @Suite struct HostileCatalogueTests {
     @Test(arguments: HostileCatalogue.cases)
@@ -15,8 +15,9 @@ import Testing
     }
 
     /// `RECORD_DOCS=1 scripts/test` rewrites the table, to be reviewed in `git diff`.
-    @Test func readmeHardeningTableIsTheCatalogue() throws {
-        try DocsTests.checkReadmeBlock(
-            "hostile-table", is: HostileCase.markdownTable(HostileCatalogue.cases), from: "the catalogue")
+    @Test func hardeningTableIsTheCatalogue() throws {
+        try DocsTests.checkBlock(
+            "hostile-table", in: "docs/Hardening.md", is: HostileCase.markdownTable(HostileCatalogue.cases),
+            from: "the catalogue")
     }
 }

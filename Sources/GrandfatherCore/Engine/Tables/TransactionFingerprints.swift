@@ -22,7 +22,7 @@ import Foundation
 ///
 /// Two different ids sharing a 64-bit hash is the one way this can err (about 3 in a million
 /// runs at 10M transactions); two versions of one id sharing 32 content bits, the other (one
-/// in four billion conflicts). The README says so.
+/// in four billion conflicts). docs/Decisions.md says so.
 final class TransactionFingerprints: @unchecked Sendable {
     /// One row's fingerprint, as written to the file.
     fileprivate struct Entry {

@@ -2,7 +2,7 @@
 /// identity across files, one transaction per id where signed copies say which is newest,
 /// and each subscription's renewal state on its latest transaction.
 ///
-/// The rules (README, "App Store files"):
+/// The rules (docs/AppStore.md, "App Store files"):
 /// - A transaction's customer is the one its file names (a receipt), else its identity
 ///   (`appTransactionId`, or `appAccountToken` when the policy says so), else the customer
 ///   who owns its subscription (`originalTransactionId`) in the same run, else a customer of

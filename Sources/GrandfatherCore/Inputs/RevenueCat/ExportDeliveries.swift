@@ -15,7 +15,7 @@ struct ExportDeliveries: Sendable {
     /// `renewal_number` (Stripe repeats a `store_transaction_id` across renewals); for a store
     /// whose ids are one per transaction, the id alone, which a subscriber response's purchase
     /// shares with the export's row. Kept as a 64-bit hash; two keys sharing one is the one
-    /// way the table errs, with the odds the README gives for fingerprints.
+    /// way the table errs, with the odds docs/Decisions.md gives for fingerprints.
     struct Key: Hashable, Sendable {
         let hash: Int
 

@@ -1,5 +1,5 @@
 /// One row of RevenueCat's Scheduled Data Export read into plain values, and the rules that
-/// lay it out in SPEC §2's transaction fields (the README's "RevenueCat files" mapping).
+/// lay it out in SPEC §2's transaction fields (the docs/RevenueCat.md's "RevenueCat files" mapping).
 ///
 /// The texts a row hands on unchanged (ids, price, currency) are not copied into the value:
 /// `layOut` copies them from the row straight into the canonical fields, so that reading ten

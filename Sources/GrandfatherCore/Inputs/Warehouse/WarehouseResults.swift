@@ -11,7 +11,7 @@ import Foundation
 /// `normalize` counted them. Every customer's class, flags and grants must be the ones the
 /// records give: a report that put the warehouse's class beside details that say otherwise
 /// would mislead, so a difference stops the run before anything is written, naming the
-/// customer and both answers (README, "When one machine is not enough").
+/// customer and both answers (docs/Warehouse.md, "When one machine is not enough").
 public enum WarehouseResults {
     /// The result tables, and the columns each must have.
     static let tables: [(file: String, columns: [String])] = [

@@ -177,8 +177,8 @@ enum SnapshotSchema {
     // Indexes serve the lookups by customer that `explain` and the next run make. A filter on
     // class, flag or entitlement has a handful of distinct values to pick from: a full scan of
     // a million rows answers it in tens of milliseconds, while an index on such a column costs
-    // every nightly run a sort (0.8 s of CPU for the three the snapshot once had, see the
-    // README); anyone who wants one can create it in a copy.
+    // every nightly run a sort (0.8 s of CPU for the three the snapshot once had, see
+    // docs/Outputs.md); anyone who wants one can create it in a copy.
     static let indexes = customerIndexes + grantIndexes
 
     /// The indexes of the tables the snapshot file's own part writes.

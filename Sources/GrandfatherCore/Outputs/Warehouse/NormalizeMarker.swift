@@ -5,7 +5,7 @@ import Foundation
 /// token is the writing run's, random).
 ///
 /// `manifest.json` and `schema.sql` are names any project may hold, so they prove nothing: a
-/// folder is replaced only when it holds this file (README, "When one machine is not enough").
+/// folder is replaced only when it holds this file (docs/Warehouse.md, "When one machine is not enough").
 /// It is written last, once every table is on disk, so a folder that holds it is also whole.
 /// The name is hidden, so `DIR/*.csv` and the warehouse's loaders never see it.
 enum NormalizeMarker {

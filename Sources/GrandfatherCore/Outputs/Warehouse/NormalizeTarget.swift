@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where `grandfather normalize` writes: `--out`, split into its parent folder and its name,
-/// and the hidden names the run keeps beside it in the parent (README, "When one machine is
+/// and the hidden names the run keeps beside it in the parent (docs/Warehouse.md, "When one machine is
 /// not enough"):
 ///
 /// - `.OUT.normalize.lock`: the lock (`RunLock`), held from before anything is changed to the

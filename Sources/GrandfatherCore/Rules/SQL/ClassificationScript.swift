@@ -3,7 +3,7 @@
 /// is a rule stated beside its Swift twin (`Rules/*+SQL.swift`); this file only orders them.
 /// The policy and the as-of instant are inlined as literals, so the script is the run.
 ///
-/// It creates three tables that mean what the snapshot's do (README, "When one machine is not
+/// It creates three tables that mean what the snapshot's do (docs/Warehouse.md, "When one machine is not
 /// enough"): `gf_customers` (customer_id, platform, original_app_version,
 /// original_purchase_date, environment, class), `gf_customer_flags` (customer_id, flag) and
 /// `gf_entitlements` (customer_id, entitlement, source, transaction_id, expires_date).

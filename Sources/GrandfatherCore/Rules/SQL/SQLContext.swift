@@ -3,7 +3,7 @@
 /// use only what all four dialects share (CASE, EXISTS, window functions, LIKE, TRANSLATE),
 /// and a correlated EXISTS only in a WHERE clause, outside any OR: the one place Snowflake
 /// reads it. `warehouse/check_dialect.py` holds every script to its dialect's documented
-/// functions (README, "When one machine is not enough").
+/// functions (docs/Warehouse.md, "When one machine is not enough").
 struct SQLContext: Sendable {
     let dialect: WarehouseDialect
     /// Put before every table the script creates (`gf_`; may name a schema, `audit.gf_`).

@@ -3,7 +3,7 @@
 /// creates) go into the script as SQL, not as literals: so each must be a name every dialect
 /// reads unquoted, or a newline in `--prefix` would end the header comment and the rest of the
 /// option would run as a statement. And no table the script creates may be one it reads, or
-/// `--prefix ""` would replace `customers` with its own result (README, "When one machine is
+/// `--prefix ""` would replace `customers` with its own result (docs/Warehouse.md, "When one machine is
 /// not enough").
 enum SQLTableNames {
     /// A table name is at most this many dot-separated parts: catalog (BigQuery: project),
@@ -87,7 +87,7 @@ enum SQLTableNames {
         _ option: String, _ value: String, _ problem: String, _ dialect: WarehouseDialect
     ) -> GrandfatherError {
         .usage(
-            "\(option) \(String(reflecting: value)): not a table name \(dialect.rawValue) reads unquoted: \(problem) (README, \"When one machine is not enough\")"
+            "\(option) \(String(reflecting: value)): not a table name \(dialect.rawValue) reads unquoted: \(problem) (docs/Warehouse.md, \"When one machine is not enough\")"
         )
     }
 }

@@ -1,6 +1,6 @@
 /// The SQL engines `grandfather sql` writes for. DuckDB and Spark are verified here, by running
 /// the script on every parity set; BigQuery and Snowflake are checked only by parsing
-/// (README, "When one machine is not enough").
+/// (docs/Warehouse.md, "When one machine is not enough").
 public enum WarehouseDialect: String, CaseIterable, Sendable {
     case duckdb, spark, bigquery, snowflake
 
@@ -27,7 +27,7 @@ enum WarehouseSchema {
         -> String
     {
         var text = """
-            -- Grandfather's warehouse layout (grandfather normalize; README, "When one machine is not enough").
+            -- Grandfather's warehouse layout (grandfather normalize; docs/Warehouse.md, "When one machine is not enough").
             -- Every instant is UTC; every enum lower-case; an empty CSV cell is NULL.
 
             """

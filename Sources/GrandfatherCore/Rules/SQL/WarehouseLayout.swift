@@ -1,7 +1,7 @@
 /// The warehouse layout: the tables `grandfather normalize` writes as CSV and `grandfather sql`
 /// reads (SPEC §9, "Warehouse"). Every record is as the Swift engine holds it after ingest and
 /// normalising: instants in UTC, enums lower-case, defaults applied, prices as canonical
-/// decimals, customers assembled from their sources. The README documents it column by column
+/// decimals, customers assembled from their sources. docs/Warehouse.md documents it column by column
 /// from this list, and a test keeps the two equal.
 public enum WarehouseLayout {
     /// A column's type, named per dialect by `WarehouseDialect`.
@@ -13,7 +13,7 @@ public enum WarehouseLayout {
         public var name: String
         public var type: ColumnType
         public var required: Bool
-        /// What the column holds, one sentence, for the README.
+        /// What the column holds, one sentence, for docs/Warehouse.md.
         public var meaning: String
         /// Where a value came from, not a fact the rules read: left out of the SQL's
         /// duplicate test.
@@ -26,7 +26,7 @@ public enum WarehouseLayout {
         /// The table's name and its file's, without `.csv`.
         public var name: String
         public var columns: [Column]
-        /// What a row is, for the README.
+        /// What a row is, for docs/Warehouse.md.
         public var meaning: String
 
         /// The CSV header line, with its line feed.
@@ -174,7 +174,7 @@ public enum WarehouseLayout {
 }
 
 extension WarehouseLayout {
-    /// Every table column by column, as the README documents it (`grandfather layout`).
+    /// Every table column by column, as docs/Warehouse.md documents it (`grandfather layout`).
     public static func markdown() -> String {
         var text = ""
         for table in tables {

@@ -15,7 +15,7 @@ enum WarehouseLoad {
         ]
         guard sql.dialect == .duckdb || sql.dialect == .spark else {
             throw .usage(
-                "--load is for duckdb and spark; load the normalize folder into \(sql.dialect.rawValue) with its own tools (README, \"When one machine is not enough\")"
+                "--load is for duckdb and spark; load the normalize folder into \(sql.dialect.rawValue) with its own tools (docs/Warehouse.md, \"When one machine is not enough\")"
             )
         }
         guard FileSystem.isDirectory(folder) else {

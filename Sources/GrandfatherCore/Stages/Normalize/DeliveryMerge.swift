@@ -1,5 +1,5 @@
 /// The deliveries of one transaction merged field by field (SPEC §9, Redeliveries): a later
-/// delivery replaces only the facts its shape states (`TransactionShape.facts`, the README's
+/// delivery replaces only the facts its shape states (`TransactionShape.facts`, docs/RevenueCat.md's
 /// "What each shape carries"), and a fact it has no place for keeps the earlier delivery's
 /// value. So a subscriber response's purchase, which carries no ownership, never turns an
 /// export's family-shared row into a purchase.

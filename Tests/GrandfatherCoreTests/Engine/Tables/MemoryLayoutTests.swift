@@ -2,7 +2,7 @@ import Testing
 
 @testable import GrandfatherCore
 
-/// The sizes the README's table "Memory, structure by structure" states: a change that grows
+/// The sizes the bench/README.md's table "Memory, structure by structure" states: a change that grows
 /// what a customer or a transaction keeps fails here until the table says so.
 struct MemoryLayoutTests {
     @Test("per customer: record 72, activity 56, current grant 120, verdict 8, index entry 24")

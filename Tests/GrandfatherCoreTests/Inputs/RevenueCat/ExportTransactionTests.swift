@@ -3,7 +3,7 @@ import Testing
 @testable import GrandfatherCore
 
 /// The mapping of a Scheduled Data Export row onto SPEC §2's transaction fields (issue 16's
-/// list; the README's "RevenueCat files"), on rows written in the shape of RevenueCat's
+/// list; the docs/RevenueCat.md's "RevenueCat files"), on rows written in the shape of RevenueCat's
 /// published v5 example.
 struct ExportTransactionTests {
     /// An App Store subscription renewal as v5 writes it.

@@ -5,8 +5,8 @@ import Testing
 
 /// One run over every kind of customer source at once (issue 16): a canonical customers file,
 /// App Store app transactions (verified, and one unverified), subscriber responses and a
-/// Scheduled Data Export. Per fact the strongest source present wins (README, "Customers from
-/// several sources"), and `conflicting_customer_facts` marks exactly the customers whose
+/// Scheduled Data Export. Per fact the strongest source present wins (docs/Inputs.md, "Customers
+/// from several sources"), and `conflicting_customer_facts` marks exactly the customers whose
 /// sources disagree.
 struct MixedSourcesTests {
     static let policy = PolicySpec(apple: "{\"bundle_id\": \"com.example.app\", \"environment\": \"Production\"}")

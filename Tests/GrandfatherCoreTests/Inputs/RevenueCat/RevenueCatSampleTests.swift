@@ -4,7 +4,7 @@ import Testing
 @testable import GrandfatherCore
 
 /// `sample-data/revenuecat/` gives what its README's table says, written from SPEC §4, §5, §9
-/// and the README's RevenueCat readings, not copied from the tool's output.
+/// and docs/RevenueCat.md's readings, not copied from the tool's output.
 struct RevenueCatSampleTests {
     static let files = [
         "subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv", "webhooks.jsonl",
