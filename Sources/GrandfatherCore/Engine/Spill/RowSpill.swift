@@ -139,6 +139,8 @@ final class RowSpill: @unchecked Sendable {
         /// The field set last (-1: none yet), and where its bytes start in `pending`.
         @exclusivity(unchecked) private var last = -1
         @exclusivity(unchecked) private var lastStart = 0
+        /// Whether a record is begun and not yet ended.
+        @exclusivity(unchecked) private var isOpen = false
         private static let flushSize = 1 << 20
 
         init(_ spill: RowSpill) {
@@ -149,8 +151,11 @@ final class RowSpill: @unchecked Sendable {
             pending.deallocate()
         }
 
-        /// Starts a record; every field is absent until set.
+        /// Starts a record; every field is absent until set. A record begun and never ended
+        /// is dropped, not left half in the file.
         func begin(line: Int, key: Int, version: Int64) {
+            if isOpen { pending.count = record }
+            isOpen = true
             let fixed = RowSpill.headerSize + spill.fieldCount
             if pending.room < fixed { pending.grow(to: pending.count + fixed) }
             record = pending.count
@@ -202,14 +207,21 @@ final class RowSpill: @unchecked Sendable {
 
         /// Ends the record begun last and queues it for the file.
         func end() throws(GrandfatherError) {
+            precondition(isOpen, "a record is ended once, after it is begun")
+            isOpen = false
             closeLast()
             last = -1
             spill.count += 1
             if pending.count >= Self.flushSize { try flush() }
         }
 
-        /// Writes the queued records; call once the last record is ended.
+        /// Writes the queued records; call once the last record is ended (one begun and not
+        /// ended is dropped).
         func flush() throws(GrandfatherError) {
+            if isOpen {
+                pending.count = record
+                isOpen = false
+            }
             guard pending.count > 0 else { return }
             try spill.write(UnsafeRawBufferPointer(start: pending.base, count: pending.count))
             pending.removeAll()

@@ -38,6 +38,25 @@ struct RowSpillTests {
         #expect(records[1].fields == [nil, nil] && records[1].words.isEmpty)
     }
 
+    @Test("a record begun and never ended is dropped, whether another is begun or the writer is flushed")
+    func unfinishedRecordsAreDropped() throws {
+        let spill = try RowSpill(fieldCount: 2, for: "test")
+        let writer = RowSpill.Writer(spill)
+        writer.begin(line: 1, key: 1, version: 0)
+        writer.set(0, bytes: Array(repeating: UInt8(ascii: "a"), count: 300).span)
+        writer.begin(line: 2, key: 2, version: 0)
+        writer.set(1, bytes: Array("kept".utf8).span)
+        try writer.end()
+        writer.begin(line: 3, key: 3, version: 0)
+        writer.set(0, bytes: Array("lost".utf8).span)
+        try writer.flush()
+        var read: [(line: Int, fields: [String?])] = []
+        try spill.read { row, _, _ in read.append((row.line, (0..<2).map { row.text($0) })) }
+        #expect(read.map(\.line) == [2])
+        #expect(read.first?.fields == [nil, "kept"])
+        #expect(spill.count == 1)
+    }
+
     /// A field's length takes one byte under 254 and four more from 254 on: the lengths at and
     /// around that edge, a field too long for any row (it must come back whole, to be
     /// rejected), appended fields, empty and absent ones, over records enough to cross the
