@@ -1,5 +1,8 @@
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
+/// `SPEC §…` throughout the code cites docs/Specification.md, and `FORMATS.md §…` the store
+/// formats' field reference, docs/Formats.md (a test checks every section cited is there).
+///
 /// 1. **Ingest** (`Stages/Ingest/`; the door and a folder per source in `Inputs/`): input
 ///    paths → the source that recognises each by content (`InputRecognizer`, SPEC §8.1) →
 ///    `RawRow`s in the canonical fields, which each source reads its own way (canonical

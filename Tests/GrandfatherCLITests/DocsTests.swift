@@ -103,6 +103,66 @@ import Testing
         #expect(files == listed)
     }
 
+    /// Every `SPEC §…` and `FORMATS.md §…` the sources cite is a section of the documents in
+    /// the repository (docs/Specification.md, docs/Formats.md): `§N` a `## N.` heading, `§8.N`
+    /// reading N of §8, `FORMATS.md §x` a `## x.` heading.
+    @Test func everyCitedSectionIsInTheRepository() throws {
+        let spec = try String(contentsOf: Self.root.appendingPathComponent("docs/Specification.md"), encoding: .utf8)
+        let formats = try String(contentsOf: Self.root.appendingPathComponent("docs/Formats.md"), encoding: .utf8)
+        func headings(_ text: String) -> Set<String> {
+            Set(
+                text.split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("## "), let dot = line.dropFirst(3).firstIndex(of: ".") else { return nil }
+                    return String(line.dropFirst(3)[..<dot])
+                })
+        }
+        let sections = headings(spec)
+        let formatSections = headings(formats)
+        // §8's readings: the numbered items between its heading and §9's.
+        let eight =
+            spec.components(separatedBy: "\n## 8.").dropFirst().first?.components(separatedBy: "\n## 9.").first ?? ""
+        let readings = Set(
+            eight.split(separator: "\n").compactMap { line -> String? in
+                let number = line.prefix { $0.isNumber }
+                return !number.isEmpty && line.dropFirst(number.count).hasPrefix(". ") ? "8.\(number)" : nil
+            })
+        #expect(sections.isSuperset(of: (2...9).map(String.init)) && readings.count >= 25 && formatSections.count >= 9)
+
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" || $0.pathExtension == "md" } ?? []
+        var cited = 0
+        let spans = try Regex(#"SPEC ((?:§[0-9]+(?:\.[0-9]+)?(?:[–-][0-9]+(?:\.[0-9]+)?)?(?:, | and | or |; )?)+)"#)
+        let one = try Regex(#"§([0-9]+)(?:\.([0-9]+))?(?:[–-]([0-9]+)(?:\.([0-9]+))?)?"#)
+        let format = try Regex(#"FORMATS\.md §([0-9a-z]+)"#)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for span in text.matches(of: spans) {
+                for citation in span.output[1].substring.map(String.init).map({ $0.matches(of: one) }) ?? [] {
+                    let section = citation.output[1].substring.map(String.init) ?? ""
+                    cited += 1
+                    guard let item = citation.output[2].substring.map(String.init) else {
+                        #expect(sections.contains(section), "\(file.lastPathComponent) cites SPEC §\(section)")
+                        continue
+                    }
+                    #expect(
+                        readings.contains("\(section).\(item)"),
+                        "\(file.lastPathComponent) cites SPEC §\(section).\(item)")
+                    if let last = citation.output[4].substring.map(String.init) {
+                        #expect(readings.contains("8.\(last)"), "\(file.lastPathComponent) cites SPEC §…–8.\(last)")
+                    }
+                }
+            }
+            for citation in text.matches(of: format) {
+                let section = citation.output[1].substring.map(String.init) ?? ""
+                cited += 1
+                #expect(formatSections.contains(section), "\(file.lastPathComponent) cites FORMATS.md §\(section)")
+            }
+        }
+        #expect(cited > 200, "the sources cite the documents \(cited) times")
+    }
+
     @Test func flagsCommandPrintsTheCatalog() throws {
         let cli = try CLI()
         let result = try cli.run(["flags"])
