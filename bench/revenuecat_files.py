@@ -314,7 +314,8 @@ BOOLEANS = [("f", "t"), ("false", "true"), ("FALSE", "TRUE"), ("False", "True")]
 ATTRIBUTES = '{"$ip": {"value": "192.0.2.1", "updated_at_ms": 1700000000000}}'
 
 
-# The export's v5 columns, in the order Export.write lays a row out (FORMATS.md §a).
+# RevenueCat's Scheduled Data Export v5 columns, in its documented order (FORMATS.md §a): the
+# order Export.write lays a row out in, and the --sde copy's (bench/run.py's sde_copy).
 EXPORT_COLUMNS = [
     "rc_original_app_user_id", "rc_last_seen_app_user_id_alias", "country", "country_source",
     "product_identifier", "product_display_name", "product_duration", "start_time", "end_time",
@@ -358,9 +359,7 @@ class Export:
     the one updated_at before the responses'. Rows are laid out by position and joined, not
     through csv.writer: ten million rows of 44 fields."""
 
-    def __init__(self, path, platforms, seed, columns):
-        if sorted(columns) != sorted(EXPORT_COLUMNS):
-            raise ValueError("the export's columns are not the --sde copy's")
+    def __init__(self, path, platforms, seed):
         self.platforms = platforms
         order = list(EXPORT_COLUMNS)
         random.Random("revenuecat-export-%d" % seed).shuffle(order)
@@ -673,12 +672,12 @@ class Written:
         self.gaps_a, self.gaps_b = {}, {}
 
 
-def write_pass(con, buckets, work, granted, platforms, typed, seed, columns):
+def write_pass(con, buckets, work, granted, platforms, typed, seed):
     """One pass over the data grouped by customer: the export, the responses of (a) (with
     the canonical run's grants), the customer list, the response view as canonical
     transactions, and what (b)'s responses need once the view's run is known."""
     out = Written(work)
-    export = Export(out.export, platforms, seed, columns)
+    export = Export(out.export, platforms, seed)
     with_export = Responses(work, "subscribers-with-export")
     with open(out.customer_list, "w", newline="", encoding="utf-8") as listed, \
             open(out.view, "w", newline="", encoding="utf-8") as view_file, \
@@ -792,7 +791,7 @@ def report_comparison(tally, con, view):
     return not tally.differ and not tally.problems and tally.compared > 0
 
 
-def check(data, manifest, canonical, work, audit, seed, sde_columns):
+def check(data, manifest, canonical, work, audit, seed):
     """Writes the RevenueCat files of the data in `data`, audits both combinations with
     `audit(name, inputs, out)` (which returns (command, exit code, wall s, peak RSS MiB) and
     leaves the run in out/latest), compares them, prints the counts; returns whether every
@@ -809,7 +808,7 @@ def check(data, manifest, canonical, work, audit, seed, sde_columns):
     step("load the canonical files into DuckDB")
     granted = active_entitlements(canonical)
     step("read the canonical run's grants")
-    out = write_pass(con, buckets, work, granted, platforms, typed, seed, sde_columns)
+    out = write_pass(con, buckets, work, granted, platforms, typed, seed)
     con.close()
     del granted, platforms
     step("write the export, the responses with it, the customer list and the response view "

@@ -229,23 +229,12 @@ def jsonl_copy(data):
 
 
 # RevenueCat's Scheduled Data Export v5 columns, in its documented order (FORMATS.md §a).
-SDE_COLUMNS = [
-    "rc_original_app_user_id", "rc_last_seen_app_user_id_alias", "country", "country_source",
-    "product_identifier", "product_display_name", "product_duration", "start_time", "end_time",
-    "grace_period_end_time", "effective_end_time", "store", "is_auto_renewable", "is_trial_period",
-    "is_in_intro_offer_period", "is_sandbox", "price_in_usd", "purchase_price_in_usd",
-    "takehome_percentage", "tax_percentage", "commission_percentage", "store_transaction_id",
-    "original_store_transaction_id", "refunded_at", "unsubscribe_detected_at",
-    "billing_issues_detected_at", "purchased_currency", "price_in_purchased_currency",
-    "purchase_price_in_purchased_currency", "entitlement_identifiers", "renewal_number",
-    "is_trial_conversion", "presented_offering", "ownership_type", "reserved_subscriber_attributes",
-    "custom_subscriber_attributes", "platform", "experiment_id", "experiment_variant", "updated_at",
-    "offer", "offer_type", "first_seen_time", "auto_resume_time"]
+SDE_COLUMNS = revenuecat_files.EXPORT_COLUMNS
 
 
 def sde_time(text):
     """2024-03-01T00:00:00Z (the generator's only form) as the export writes it."""
-    return text[:10] + " " + text[11:19] if text else ""
+    return revenuecat_files.export_time(text, short=False)
 
 
 def sde_copy(data):
@@ -826,7 +815,7 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     if a.revenuecat_files:
         sys.stdout.flush()
         if not revenuecat_files.check(data, manifest, snapshot, os.path.join(work, "revenuecat"),
-                                      revenuecat_audit(binary, work), a.seed, SDE_COLUMNS):
+                                      revenuecat_audit(binary, work), a.seed):
             failures.append("the RevenueCat files and the canonical run disagree (details above)")
     sys.stdout.flush()
     for failure in failures:
