@@ -135,15 +135,7 @@ enum AuditFixture {
             .appendingPathComponent("grandfather-unit-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if given == nil { try? FileManager.default.removeItem(at: folder) } }
-        let policyURL = folder.appendingPathComponent("policy.json")
-        try Data(policy.json.utf8).write(to: policyURL)
-        let loaded = try PolicyLoader.load(path: policyURL.path)
-        var inputs: [String] = []
-        for file in files {
-            let url = folder.appendingPathComponent(file.name)
-            try Data(file.bytes).write(to: url)
-            inputs.append(url.path)
-        }
+        let (loaded, inputs) = try install(files, policy: policy, in: folder)
         for file in binaryFiles { try Data(file.bytes).write(to: folder.appendingPathComponent(file.name)) }
         var checks = signatures
         checks.trustedRoots = signatures.trustedRoots.map { folder.appendingPathComponent($0).path }
@@ -159,6 +151,23 @@ enum AuditFixture {
         try SQLTwin.check(
             audit, inputs: inputs, settings: settings, folder: folder, hooks: hooks, sourceLocation: sourceLocation)
         return FixtureRun(audit: audit, folder: folder.path)
+    }
+
+    /// Writes `policy` and `files` into `folder`: the policy as loaded from there, and the
+    /// files' paths, in order, as inputs.
+    static func install(
+        _ files: [FixtureFile], policy: PolicySpec, in folder: URL
+    ) throws -> (policy: Policy, inputs: [String]) {
+        let policyURL = folder.appendingPathComponent("policy.json")
+        try Data(policy.json.utf8).write(to: policyURL)
+        let loaded = try PolicyLoader.load(path: policyURL.path)
+        var inputs: [String] = []
+        for file in files {
+            let url = folder.appendingPathComponent(file.name)
+            try Data(file.bytes).write(to: url)
+            inputs.append(url.path)
+        }
+        return (loaded, inputs)
     }
 
     /// Runs the pipeline over a customers CSV and a transactions CSV (either may be left out).

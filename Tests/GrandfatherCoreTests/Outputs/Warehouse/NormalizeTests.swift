@@ -15,15 +15,7 @@ import Testing
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "grandfather-normalize-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let policyURL = folder.appendingPathComponent("policy.json")
-        try Data(policy.json.utf8).write(to: policyURL)
-        let loaded = try PolicyLoader.load(path: policyURL.path)
-        var inputs: [String] = []
-        for file in files {
-            let url = folder.appendingPathComponent(file.name)
-            try Data(file.bytes).write(to: url)
-            inputs.append(url.path)
-        }
+        let (loaded, inputs) = try AuditFixture.install(files, policy: policy, in: folder)
         guard case .success(let instant) = TimestampParser(defaultZone: nil).parse(asOf) else {
             throw GrandfatherError.usage("as-of")
         }
