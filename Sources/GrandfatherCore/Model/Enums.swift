@@ -1,5 +1,5 @@
 /// The closed vocabularies of SPEC §2, with the spec's strings as raw values (read from a
-/// row's bytes by Engine/Parse/Vocabulary.swift).
+/// row's bytes by Model/Enums+Vocabulary.swift).
 
 /// The platform a customer's app transaction comes from: Apple's six, and the three SPEC §9
 /// adds for sources that carry them (a RevenueCat export's Google Play, web and Amazon

@@ -103,7 +103,7 @@ public enum ClassificationScript {
             query: "SELECT DISTINCT \(columns)\nFROM \(sql.tables.transactions)\nWHERE environment = 'production'")
         let conflicting = SQLStep(
             name: "conflicting_ids", spec: "§8.23",
-            mirrors: "TransactionFingerprints.conflict (Engine/Tables/TransactionFingerprints.swift)",
+            mirrors: "TransactionFingerprints.conflict (Stages/Classify/TransactionFingerprints.swift)",
             query: "SELECT transaction_id FROM production GROUP BY transaction_id HAVING COUNT(*) > 1")
         return SQLStep.query(
             [production, conflicting, rules.currencySQL(sql, rows: "production")],

@@ -5,7 +5,7 @@
 /// A zone-less timestamp is wall time in the policy's `default_time_zone`, or an error.
 ///
 /// A run reads some twenty million timestamps, so both `parse(_:)` entries (a string's and
-/// raw bytes) are in Engine/Parse/TimestampParser+Bytes.swift, reading bytes a word at a time.
+/// raw bytes) are in Engine/Time/TimestampParser+Bytes.swift, reading bytes a word at a time.
 public struct TimestampParser: Sendable {
     /// The zone for zone-less timestamps; `nil` rejects them.
     public var defaultZone: WallClockZone?

@@ -146,3 +146,11 @@ struct FieldReader {
     }
 
 }
+
+extension Vocabulary {
+    /// Reads a value case-insensitively from raw bytes (ASCII case folding; every
+    /// vocabulary here is ASCII, so other bytes can never match).
+    static func parse(caseInsensitive bytes: UnsafeRawBufferPointer) -> Self? {
+        spellings.value(bytes)
+    }
+}

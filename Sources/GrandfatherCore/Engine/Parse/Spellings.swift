@@ -1,12 +1,4 @@
-// The closed vocabularies of Model/Enums.swift as a row's bytes spell them.
-
-/// A closed vocabulary read from bytes case-insensitively (SPEC §8.4).
-protocol Vocabulary: RawRepresentable, CaseIterable, Sendable where RawValue == String {
-    /// Each value's spelling, built once (`allCases` would allocate on every call).
-    static var spellings: Spellings<Self> { get }
-}
-
-/// A vocabulary's spellings as zero-padded words: four fields of every transaction row are
+/// A closed vocabulary's spellings as zero-padded words: four fields of every transaction row are
 /// read against them, so a value is matched with two word comparisons per spelling rather
 /// than byte by byte.
 struct Spellings<Value>: Sendable where Value: Sendable {
@@ -58,24 +50,6 @@ struct Spellings<Value>: Sendable where Value: Sendable {
         return nil
     }
 }
-
-extension Vocabulary {
-    static func makeSpellings() -> Spellings<Self> {
-        Spellings(allCases.map { ($0.rawValue, $0) })
-    }
-
-    /// Reads a value case-insensitively from raw bytes (ASCII case folding; every
-    /// vocabulary here is ASCII, so other bytes can never match).
-    static func parse(caseInsensitive bytes: UnsafeRawBufferPointer) -> Self? {
-        spellings.value(bytes)
-    }
-}
-
-extension Platform: Vocabulary { static let spellings = makeSpellings() }
-extension Environment: Vocabulary { static let spellings = makeSpellings() }
-extension ProductType: Vocabulary { static let spellings = makeSpellings() }
-extension OwnershipType: Vocabulary { static let spellings = makeSpellings() }
-extension RenewalState: Vocabulary { static let spellings = makeSpellings() }
 
 @inline(__always)
 func asciiLowercased(_ byte: UInt8) -> UInt8 {
