@@ -13,7 +13,7 @@ struct FilePeek {
 
     init(path: String) throws(GrandfatherError) {
         self.path = path
-        source = try ByteSource(path: path)
+        source = try engineWork { try ByteSource(path: path) }
         offset = source.dataStart
     }
 
@@ -24,7 +24,9 @@ struct FilePeek {
     /// of the file. Doubling, because recognisers parse the whole prefix again after each
     /// read: a 16 MiB first object read a chunk at a time was parsed 64 times over.
     mutating func readMore() throws(GrandfatherError) -> Bool {
-        let count = try source.read(at: offset, count: max(ByteSource.chunkSize, prefix.count), into: &chunk)
+        let count = try engineWork {
+            try source.read(at: offset, count: max(ByteSource.chunkSize, prefix.count), into: &chunk)
+        }
         guard count > 0 else { return false }
         prefix.append(contentsOf: chunk[0..<count])
         offset += count

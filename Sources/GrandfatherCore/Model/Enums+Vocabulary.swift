@@ -18,4 +18,3 @@ extension Environment: Vocabulary { static let spellings = makeSpellings() }
 extension ProductType: Vocabulary { static let spellings = makeSpellings() }
 extension OwnershipType: Vocabulary { static let spellings = makeSpellings() }
 extension RenewalState: Vocabulary { static let spellings = makeSpellings() }
-

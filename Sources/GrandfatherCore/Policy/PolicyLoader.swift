@@ -11,7 +11,7 @@ public enum PolicyLoader {
 
     /// Loads the policy at `path`.
     public static func load(path: String) throws(GrandfatherError) -> Policy {
-        let bytes = try ReadableFile.readAll(path, as: .policy, limit: maximumSize) { _ in
+        let bytes = try ReadableFile.readAll(path, as: .policy, limit: maximumSize) { _ -> GrandfatherError in
             .policy(file: path, line: nil, column: nil, message: "policy file larger than 16 MiB")
         }
         return try parse(data: Data(bytes), file: path)

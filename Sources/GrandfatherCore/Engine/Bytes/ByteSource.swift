@@ -32,10 +32,10 @@ final class ByteSource: @unchecked Sendable {
     /// anything that is not a regular file (a folder, a FIFO, a device) is refused rather than
     /// waited on. A gzip file is inflated, unless this process has already: data that does not
     /// inflate is an input error naming the file.
-    init(path: String) throws(GrandfatherError) {
+    init(path: String) throws(EngineError) {
         let (stored, storedSize) = try ReadableFile.open(path, as: .input)
         var head = [UInt8](repeating: 0, count: 3)
-        do throws(GrandfatherError) {
+        do throws(EngineError) {
             let count = try Self.read(stored, path: path, at: 0, count: GzipInflater.magic.count, into: &head)
             isCompressed = count == GzipInflater.magic.count && Array(head[0..<count]) == GzipInflater.magic
             if isCompressed {
@@ -60,17 +60,17 @@ final class ByteSource: @unchecked Sendable {
 
     /// Reads up to `count` bytes at `offset` into the front of `buffer` (grown if needed);
     /// returns how many were read, fewer only at the end of the file.
-    func read(at offset: Int, count: Int, into buffer: inout [UInt8]) throws(GrandfatherError) -> Int {
+    func read(at offset: Int, count: Int, into buffer: inout [UInt8]) throws(EngineError) -> Int {
         try Self.read(descriptor, path: path, at: offset, count: count, into: &buffer)
     }
 
     /// `read(at:count:into:)` from `descriptor`, the file or its inflated copy.
     private static func read(
         _ descriptor: Int32, path: String, at offset: Int, count: Int, into buffer: inout [UInt8]
-    ) throws(GrandfatherError) -> Int {
+    ) throws(EngineError) -> Int {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
         let read = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(GrandfatherError) in
+            Result { () throws(EngineError) in
                 guard let base = raw.baseAddress else { return 0 }
                 return try FileSystem.read(descriptor, at: offset, into: base, count: count, path: path)
             }
@@ -79,7 +79,7 @@ final class ByteSource: @unchecked Sendable {
     }
 
     /// The whole file after the byte-order mark, in one array (JSON arrays are read whole, SPEC §2).
-    func readAll() throws(GrandfatherError) -> [UInt8] {
+    func readAll() throws(EngineError) -> [UInt8] {
         var all = [UInt8](repeating: 0, count: size - dataStart)
         let count = try read(at: dataStart, count: all.count, into: &all)
         all.removeSubrange(count...)
@@ -88,7 +88,7 @@ final class ByteSource: @unchecked Sendable {
 
     /// SHA-256 of the file's bytes as on disk (hex; compressed, for a compressed file), read
     /// in chunks: reports pair it with the path, so anyone can check it against the file.
-    func sha256() throws(GrandfatherError) -> String {
+    func sha256() throws(EngineError) -> String {
         var hasher = SHA256()
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         var offset = 0

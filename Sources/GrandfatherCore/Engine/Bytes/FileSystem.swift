@@ -1,7 +1,7 @@
 import Foundation
 
 /// The few POSIX file operations the writer needs, each failing with a one-line
-/// `GrandfatherError.io` that names the path.
+/// `EngineError.io` that names the path.
 enum FileSystem {
     static func describeErrno() -> String { String(cString: strerror(errno)) }
 
@@ -10,7 +10,7 @@ enum FileSystem {
     /// end of the file.
     static func read(
         _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int, path: String
-    ) throws(GrandfatherError) -> Int {
+    ) throws(EngineError) -> Int {
         var total = 0
         while total < count {
             let result = pread(descriptor, buffer + total, count - total, off_t(offset + total))
@@ -32,7 +32,7 @@ enum FileSystem {
     /// Creates a folder and any missing parents (mode 0755). A failure names the part of the
     /// path that could not be made and the system's reason (`Not a directory` when a file
     /// stands where a folder must be).
-    static func makeDirectories(_ path: String) throws(GrandfatherError) {
+    static func makeDirectories(_ path: String) throws(EngineError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += component
@@ -52,25 +52,25 @@ enum FileSystem {
 
     /// Creates a new folder (of `mode`, less the umask); fails if anything already has that
     /// name (so it cannot be hijacked).
-    static func makeFreshDirectory(_ path: String, mode: mode_t = 0o755) throws(GrandfatherError) {
+    static func makeFreshDirectory(_ path: String, mode: mode_t = 0o755) throws(EngineError) {
         guard mkdir(path, mode) == 0 else {
             throw .io(path: path, message: "cannot create folder: \(describeErrno())")
         }
     }
 
     /// Writes bytes to a new file (refusing an existing name or symlink), then fsyncs it.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(GrandfatherError) {
+    static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(EngineError) {
         try writeNewFile(path) { FileWriting.writeAll(bytes, to: $0) }
     }
 
     /// Writes a buffer's bytes, without a copy, to a new file as above.
-    static func writeNewFile(_ path: String, _ bytes: ByteBuffer) throws(GrandfatherError) {
+    static func writeNewFile(_ path: String, _ bytes: ByteBuffer) throws(EngineError) {
         try writeNewFile(path) { FileWriting.writeAll(bytes, to: $0) }
     }
 
     /// Creates the file, lets `write` fill it (it returns the `errno` of a failed write), and
     /// fsyncs it.
-    static func writeNewFile(_ path: String, _ write: (Int32) -> Int32?) throws(GrandfatherError) {
+    static func writeNewFile(_ path: String, _ write: (Int32) -> Int32?) throws(EngineError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(path: path, message: "cannot create file: \(describeErrno())") }
         defer { close(descriptor) }
@@ -81,21 +81,21 @@ enum FileSystem {
     }
 
     /// fsyncs an existing file or folder so that its contents or entries are on disk.
-    static func sync(_ path: String) throws(GrandfatherError) {
+    static func sync(_ path: String) throws(EngineError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, message: "cannot open to flush: \(describeErrno())") }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw .io(path: path, message: "cannot flush: \(describeErrno())") }
     }
 
-    static func rename(_ from: String, _ to: String) throws(GrandfatherError) {
+    static func rename(_ from: String, _ to: String) throws(EngineError) {
         guard Foundation.rename(from, to) == 0 else {
             throw .io(path: to, message: "cannot rename \(from) into place: \(describeErrno())")
         }
     }
 
     /// Removes a file or folder tree; missing is fine.
-    static func remove(_ path: String) throws(GrandfatherError) {
+    static func remove(_ path: String) throws(EngineError) {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch let error as CocoaError where error.code == .fileNoSuchFile {

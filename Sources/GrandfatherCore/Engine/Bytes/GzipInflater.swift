@@ -23,13 +23,13 @@ enum GzipInflater {
     /// Inflates the gzip file open at `input` (`storedSize` bytes on disk), giving `write`
     /// the inflated bytes in order; returns how many there were.
     /// - Parameter path: the file as the run names it, for messages.
-    /// - Throws: `GrandfatherError.input` when the data is truncated, corrupt, followed by
+    /// - Throws: `EngineError.input` when the data is truncated, corrupt, followed by
     ///   bytes that are not gzip, or a bomb; `.io` when the file cannot be read; whatever
     ///   `write` throws.
     static func inflate(
         _ input: Int32, storedSize: Int, path: String,
-        into write: (UnsafeRawBufferPointer) throws(GrandfatherError) -> Void
-    ) throws(GrandfatherError) -> Int {
+        into write: (UnsafeRawBufferPointer) throws(EngineError) -> Void
+    ) throws(EngineError) -> Int {
         var stream = z_stream()
         guard grandfather_inflate_init_gzip(&stream) == Z_OK else {
             throw .io(path: path, message: "cannot start inflating gzip data: zlib is out of memory")
@@ -103,7 +103,7 @@ enum GzipInflater {
     /// does not start as one after others did: then it is trailing garbage.
     private static func problem(
         _ message: String, in input: Int32, memberStart: Int, members: Int, path: String
-    ) throws(GrandfatherError) -> GrandfatherError {
+    ) throws(EngineError) -> EngineError {
         guard members > 0 else { return .input(file: path, line: nil, message: message) }
         let head = UnsafeMutablePointer<UInt8>.allocate(capacity: magic.count)
         defer { head.deallocate() }
@@ -116,7 +116,7 @@ enum GzipInflater {
     private static func readChunk(
         _ input: Int32, at offset: Int, into buffer: UnsafeMutablePointer<UInt8>, count: Int = chunkSize,
         path: String
-    ) throws(GrandfatherError) -> Int {
+    ) throws(EngineError) -> Int {
         try FileSystem.read(input, at: offset, into: UnsafeMutableRawPointer(buffer), count: count, path: path)
     }
 }

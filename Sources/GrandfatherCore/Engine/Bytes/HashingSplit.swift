@@ -19,28 +19,28 @@ final class HashingSplit: @unchecked Sendable {
     private var bounds: [Int]
     private var boundsComplete = false
     private var digest: String?
-    private var failure: GrandfatherError?
+    private var failure: EngineError?
     /// The most ranges the file can be cut into: one more than the targets.
     let maximumRanges: Int
 
     private let source: ByteSource
-    private let format: InputFormat
+    private let layout: RecordLayout
     private let targets: [Int]
 
-    /// A pass over `source` (`format` CSV or JSON Lines) that cuts after the first record end
+    /// A pass over `source` (laid out as CSV or lines) that cuts after the first record end
     /// at or after each of `targets`; `run` reads it.
-    init(source: ByteSource, format: InputFormat, targets: [Int]) {
+    init(source: ByteSource, layout: RecordLayout, targets: [Int]) {
         bounds = [source.dataStart]
         maximumRanges = targets.count + 1
         self.source = source
-        self.format = format
+        self.layout = layout
         self.targets = targets
     }
 
     /// The range of job `index` (from 0), once both its ends are known; `nil` when the file
     /// has fewer ranges. Waits for `run`, which must be running or bound to run on another
     /// thread.
-    func range(_ index: Int) throws(GrandfatherError) -> Range<Int>? {
+    func range(_ index: Int) throws(EngineError) -> Range<Int>? {
         condition.lock()
         defer { condition.unlock() }
         while bounds.count < index + 2, !boundsComplete { condition.wait() }
@@ -50,7 +50,7 @@ final class HashingSplit: @unchecked Sendable {
     }
 
     /// The file's SHA-256 (hex), once the pass has read the whole file.
-    func wait() throws(GrandfatherError) -> String {
+    func wait() throws(EngineError) -> String {
         condition.lock()
         defer { condition.unlock() }
         while digest == nil, failure == nil { condition.wait() }
@@ -61,11 +61,11 @@ final class HashingSplit: @unchecked Sendable {
     /// Reads the file once, publishing the ranges and then the digest (or the failure).
     func run() {
         var hasher = SHA256()
-        var csv = CSVCutFinder(targets: format == .csv ? targets : [])
-        var lines = LineCutFinder(targets: format == .csv ? [] : targets)
+        var csv = CSVCutFinder(targets: layout == .csv ? targets : [])
+        var lines = LineCutFinder(targets: layout == .csv ? [] : targets)
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         var offset = 0
-        do throws(GrandfatherError) {
+        do throws(EngineError) {
             while case let count = try source.read(at: offset, count: ByteSource.chunkSize, into: &chunk), count > 0 {
                 let cuts = chunk.withUnsafeBytes { raw -> [Int] in
                     let read = UnsafeRawBufferPointer(rebasing: raw[0..<count])
@@ -107,7 +107,7 @@ final class HashingSplit: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func fail(_ error: GrandfatherError) {
+    private func fail(_ error: EngineError) {
         condition.lock()
         failure = error
         boundsComplete = true
@@ -125,18 +125,18 @@ struct RangedRead: Sendable {
     private let pass: HashingSplit?
     private let ranges: [Range<Int>]
 
-    /// The plan for `source`, read as `format`, cut into ranges when `cut`.
+    /// The plan for `source`, laid out as `layout`, cut into ranges when `cut`.
     init(
-        _ source: ByteSource, format: InputFormat, cut: Bool, parts: Int, minimumPartSize: Int
-    ) throws(GrandfatherError) {
+        _ source: ByteSource, layout: RecordLayout, cut: Bool, parts: Int, minimumPartSize: Int
+    ) throws(EngineError) {
         self.source = source
         let targets =
             cut
-            ? RecordSplitter.targets(for: source, format: format, parts: parts, minimumPartSize: minimumPartSize) : nil
-        pass = targets.flatMap { source.isCompressed ? nil : HashingSplit(source: source, format: format, targets: $0) }
+            ? RecordSplitter.targets(for: source, layout: layout, parts: parts, minimumPartSize: minimumPartSize) : nil
+        pass = targets.flatMap { source.isCompressed ? nil : HashingSplit(source: source, layout: layout, targets: $0) }
         if pass == nil, cut {
             ranges = try RecordSplitter.ranges(
-                for: source, format: format, parts: parts, minimumPartSize: minimumPartSize)
+                for: source, layout: layout, parts: parts, minimumPartSize: minimumPartSize)
         } else {
             ranges = [source.dataStart..<source.size]
         }
@@ -146,7 +146,7 @@ struct RangedRead: Sendable {
     var jobs: Int { 1 + (pass?.maximumRanges ?? ranges.count) }
 
     /// Job 0's work: the file's SHA-256 (hex), the ranges published on the way.
-    func digest() throws(GrandfatherError) -> String {
+    func digest() throws(EngineError) -> String {
         guard let pass else { return try source.sha256() }
         pass.run()
         return try pass.wait()
@@ -154,7 +154,7 @@ struct RangedRead: Sendable {
 
     /// The range job `job` (from 1) reads, once its ends are known; `nil` when the file has
     /// fewer ranges.
-    func range(job: Int) throws(GrandfatherError) -> Range<Int>? {
+    func range(job: Int) throws(EngineError) -> Range<Int>? {
         guard let pass else { return ranges[job - 1] }
         return try pass.range(job - 1)
     }

@@ -61,7 +61,7 @@ public enum InflatedFiles {
     /// - Parameter path: the file as the run names it, for messages.
     static func open(
         compressed: Int32, storedSize: Int, path: String
-    ) throws(GrandfatherError) -> (descriptor: Int32, size: Int) {
+    ) throws(EngineError) -> (descriptor: Int32, size: Int) {
         let (number, version) = try identity(of: compressed, path: path)
         let copy = copies.withLock { copies in
             if let known = copies[number], known.version == version { return known }
@@ -71,7 +71,7 @@ public enum InflatedFiles {
         }
         // The duplicate is made under the lock: `copy` may be replaced meanwhile, and once it
         // is released its descriptor is closed.
-        return try copy.state.withLock { (state) throws(GrandfatherError) -> (descriptor: Int32, size: Int) in
+        return try copy.state.withLock { (state) throws(EngineError) -> (descriptor: Int32, size: Int) in
             let file: (descriptor: Int32, size: Int)
             if let inflated = state.file {
                 file = inflated
@@ -103,7 +103,7 @@ public enum InflatedFiles {
     /// Which file is open at `descriptor`, and which version of it.
     private static func identity(
         of descriptor: Int32, path: String
-    ) throws(GrandfatherError) -> (FileNumber, Version) {
+    ) throws(EngineError) -> (FileNumber, Version) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .io(path: path, message: String(cString: strerror(errno)))
@@ -123,7 +123,7 @@ public enum InflatedFiles {
     }
 
     /// The last 8 bytes of the file open at `descriptor` (`size` bytes long), as one number.
-    private static func trailer(of descriptor: Int32, size: Int, path: String) throws(GrandfatherError) -> UInt64 {
+    private static func trailer(of descriptor: Int32, size: Int, path: String) throws(EngineError) -> UInt64 {
         var trailer: UInt64 = 0
         while true {
             let count = withUnsafeMutableBytes(of: &trailer) { raw in
@@ -138,12 +138,12 @@ public enum InflatedFiles {
     /// file's descriptor and size. Nothing is kept of a failed attempt.
     private static func inflate(
         _ compressed: Int32, storedSize: Int, path: String
-    ) throws(GrandfatherError) -> (descriptor: Int32, size: Int) {
+    ) throws(EngineError) -> (descriptor: Int32, size: Int) {
         let folder = TemporaryFiles.directory
         let output = try TemporaryFiles.anonymousFile(purpose: "to inflate into", for: path)
-        do throws(GrandfatherError) {
+        do throws(EngineError) {
             let size = try GzipInflater.inflate(compressed, storedSize: storedSize, path: path) {
-                (bytes) throws(GrandfatherError) in
+                (bytes) throws(EngineError) in
                 try write(bytes, to: output, folder: folder, path: path)
             }
             return (output, size)
@@ -156,7 +156,7 @@ public enum InflatedFiles {
     /// Writes all of `bytes` to `output`: a full disk is a failed run that says where.
     private static func write(
         _ bytes: UnsafeRawBufferPointer, to output: Int32, folder: String, path: String
-    ) throws(GrandfatherError) {
+    ) throws(EngineError) {
         guard let base = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {

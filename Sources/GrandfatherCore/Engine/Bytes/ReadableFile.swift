@@ -33,7 +33,7 @@ enum ReadableFile {
     }
 
     /// Opens `path` for reading; returns the descriptor (the caller closes it) and the size.
-    static func open(_ path: String, as role: Role) throws(GrandfatherError) -> (descriptor: Int32, size: Int) {
+    static func open(_ path: String, as role: Role) throws(EngineError) -> (descriptor: Int32, size: Int) {
         let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw refusal(path, role, errno: errno) }
         var status = stat()
@@ -56,11 +56,17 @@ enum ReadableFile {
         return (descriptor, Int(status.st_size))
     }
 
-    /// Reads a whole small file (the policy, a trusted root) of at most `limit` bytes.
-    static func readAll(
-        _ path: String, as role: Role, limit: Int, tooLarge: (Int) -> GrandfatherError
-    ) throws(GrandfatherError) -> [UInt8] {
-        let (descriptor, size) = try open(path, as: role)
+    /// Reads a whole small file (the policy, a trusted root) of at most `limit` bytes; its
+    /// failures are the caller's (`tooLarge` says what a larger file is).
+    static func readAll<Failure: EngineFailure>(
+        _ path: String, as role: Role, limit: Int, tooLarge: (Int) -> Failure
+    ) throws(Failure) -> [UInt8] {
+        let (descriptor, size): (Int32, Int)
+        do {
+            (descriptor, size) = try open(path, as: role)
+        } catch {
+            throw Failure(error)
+        }
         defer { close(descriptor) }
         guard size <= limit else { throw tooLarge(size) }
         var bytes = [UInt8](repeating: 0, count: size)
@@ -71,7 +77,7 @@ enum ReadableFile {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(path: path, message: "cannot read \(role.file): \(String(cString: strerror(errno)))")
+                throw Failure(.io(path: path, message: "cannot read \(role.file): \(String(cString: strerror(errno)))"))
             }
             if count == 0 { break }
             total += count
@@ -80,7 +86,7 @@ enum ReadableFile {
     }
 
     /// The one-line reason `open` failed with `code`.
-    private static func refusal(_ path: String, _ role: Role, errno code: Int32) -> GrandfatherError {
+    private static func refusal(_ path: String, _ role: Role, errno code: Int32) -> EngineError {
         switch code {
         case ENOENT: return .usage("\(path): \(role.file) not found")
         case ENOTDIR: return .usage("\(path): \(role.file) not found (a part of the path is not a folder)")

@@ -13,18 +13,18 @@ enum RecordSplitter {
     /// with a core already idle, are the shortest (guided scheduling). The range `i` of `n`
     /// gets a share proportional to `n - i`, the last about a quarter of an even share.
     static func ranges(
-        for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
-    ) throws(GrandfatherError) -> [Range<Int>] {
+        for source: ByteSource, layout: RecordLayout, parts requested: Int, minimumPartSize: Int = minimumPartSize
+    ) throws(EngineError) -> [Range<Int>] {
         let start = source.dataStart
         guard
             let targets = Self.targets(
-                for: source, format: format, parts: requested, minimumPartSize: minimumPartSize)
+                for: source, layout: layout, parts: requested, minimumPartSize: minimumPartSize)
         else { return [start..<source.size] }
         let cuts: [Int]
-        switch format {
+        switch layout {
         case .csv: cuts = try csvCuts(source, targets: targets)
-        case .jsonLines: cuts = try lineCuts(source, targets: targets)
-        default: cuts = []
+        case .lines: cuts = try lineCuts(source, targets: targets)
+        case .document: cuts = []
         }
         var bounds = [start]
         appendCuts(cuts, to: &bounds, end: source.size)
@@ -39,22 +39,22 @@ enum RecordSplitter {
         for cut in cuts where cut > bounds[bounds.count - 1] && cut < end { bounds.append(cut) }
     }
 
-    /// Where the ranges of `ranges(for:format:parts:minimumPartSize:)` would end if records
+    /// Where the ranges of `ranges(for:layout:parts:minimumPartSize:)` would end if records
     /// could be cut anywhere; `nil` when the file is read as one range.
     static func targets(
-        for source: ByteSource, format: InputFormat, parts requested: Int, minimumPartSize: Int = minimumPartSize
+        for source: ByteSource, layout: RecordLayout, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) -> [Int]? {
         let start = source.dataStart
         let length = source.size - start
         var parts = max(1, requested)
         // The shortest range is `length / (parts (parts + 1) / 2)`: no shorter than the minimum.
         while parts > 1, length / (parts * (parts + 1) / 2) < max(minimumPartSize, 1) { parts -= 1 }
-        guard parts > 1, format == .csv || format == .jsonLines else { return nil }
+        guard parts > 1, layout != .document else { return nil }
         return targets(start: start, length: length, parts: parts)
     }
 
     /// Where the ranges would end if records could be cut anywhere: the shares of
-    /// `ranges(for:format:parts:minimumPartSize:)` laid out from `start`.
+    /// `ranges(for:layout:parts:minimumPartSize:)` laid out from `start`.
     static func targets(start: Int, length: Int, parts: Int) -> [Int] {
         let shares = parts * (parts + 1) / 2
         var taken = 0
@@ -66,7 +66,7 @@ enum RecordSplitter {
 
     /// The offset after the first line feed at or after each target. Once a target has none
     /// after it, no later one has either: the file is not scanned to its end again.
-    private static func lineCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+    private static func lineCuts(_ source: ByteSource, targets: [Int]) throws(EngineError) -> [Int] {
         var cuts: [Int] = []
         var chunk: [UInt8] = []
         for target in targets {
@@ -86,7 +86,7 @@ enum RecordSplitter {
     }
 
     /// The offset after the first line feed outside quotes at or after each target.
-    private static func csvCuts(_ source: ByteSource, targets: [Int]) throws(GrandfatherError) -> [Int] {
+    private static func csvCuts(_ source: ByteSource, targets: [Int]) throws(EngineError) -> [Int] {
         var finder = CSVCutFinder(targets: targets)
         var cuts: [Int] = []
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)

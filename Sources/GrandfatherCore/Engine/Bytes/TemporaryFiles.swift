@@ -21,7 +21,7 @@ public enum TemporaryFiles {
     /// - Parameters:
     ///   - purpose: what the file is for, as the message says it (`to inflate into`).
     ///   - path: the input it is made for, which the message names.
-    static func anonymousFile(purpose: String, for path: String) throws(GrandfatherError) -> Int32 {
+    static func anonymousFile(purpose: String, for path: String) throws(EngineError) -> Int32 {
         let folder = directory
         #if os(Linux)
             // `O_TMPFILE`, which Swift imports under its glibc name.

@@ -25,11 +25,6 @@ struct CSVReader {
     /// The delimiter of canonical CSV.
     static let comma = UInt8(ascii: ",")
 
-    /// Prepares to read a file whose header was already recognised as `kind`.
-    init(header: [String], kind: RecordKind) {
-        self.init(header: header, fieldNames: kind.fieldNames)
-    }
-
     /// Prepares to read a file whose columns a source names itself (a RevenueCat export's):
     /// a row's field `i` is the column named `fieldNames[i]`, wherever the header puts it.
     init(header: [String], fieldNames: [String], delimiter: UInt8 = comma) {
@@ -52,7 +47,7 @@ struct CSVReader {
     /// the header; lines are counted from 1 at the range's start (the caller offsets them).
     func read<Sink: RowSink>(
         _ source: ByteSource, range: Range<Int>, isFirst: Bool, into sink: inout Sink, meter: ProgressMeter? = nil
-    ) throws(GrandfatherError) -> RangeSummary {
+    ) throws(EngineError) -> RangeSummary {
         // A record with more fields than the header is rejected whatever they hold: count them, keep none.
         let state = CSVReader.makeCollector(maximumFields: max(header.count, 1))
         defer { CSVReader.free(state) }
@@ -72,7 +67,7 @@ struct CSVReader {
         var offset = range.lowerBound
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize)
         let plain = PlainLineReader(delimiter: delimiter, fieldForColumn: fieldForColumn)
-        var failure: GrandfatherError?
+        var failure: EngineError?
         var readByHand = 0
         while offset < range.upperBound {
             let wanted = min(ByteSource.chunkSize, range.upperBound - offset)
@@ -108,7 +103,7 @@ struct CSVReader {
                             ? Self.quote(base, from: position, to: count) : position
                         end = Self.lineEnd(base, from: from, to: count)
                     }
-                    do throws(GrandfatherError) {
+                    do throws(EngineError) {
                         try parse(
                             UnsafeRawBufferPointer(start: base + position, count: end - position), parser, state,
                             path: source.path)
@@ -171,7 +166,7 @@ struct CSVReader {
     private func parse(
         _ bytes: UnsafeRawBufferPointer, _ parser: UnsafeMutablePointer<csv_parser>,
         _ state: UnsafeMutablePointer<CSVCollector>, path: String
-    ) throws(GrandfatherError) {
+    ) throws(EngineError) {
         // libcsv calls its space function for nearly every byte; where its default
         // (trimming) cannot change a value, the bytes are parsed without the calls.
         let startsInQuotes = CSVReader.insideQuotes(parser.pointee)
@@ -206,7 +201,7 @@ struct CSVReader {
 
     /// A libcsv parser set up as SPEC §8.2 reads: every line end reported (for line numbers),
     /// and values never trimmed (nothing counts as a space). The caller `csv_free`s it.
-    private static func makeParser() throws(GrandfatherError) -> csv_parser {
+    private static func makeParser() throws(EngineError) -> csv_parser {
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { throw .internal("csv_init failed") }
         csv_set_space_func(&parser, neverSpace)
@@ -253,7 +248,7 @@ struct CSVReader {
     /// Reads the header of a CSV file: its first record, or `nil` when there is none.
     static func readHeader(
         _ source: ByteSource, dataStart: Int, delimiter: UInt8 = comma
-    ) throws(GrandfatherError) -> [String]? {
+    ) throws(EngineError) -> [String]? {
         struct HeaderSink: RowSink {
             mutating func accept(_ row: RawRow) {}
             mutating func reject(line: Int, column: Int?, field: String?, reason: String) {}

@@ -19,9 +19,9 @@ struct JSONReader {
     /// Whether flat lines are read by `FlatObjectReader` (tests turn it off to compare).
     var readsFlatLines = true
 
-    /// Prepares to read records of `kind`.
-    init(kind: RecordKind) {
-        fieldNames = kind.fieldNames.map { Array($0.utf8) }
+    /// Prepares to read records whose field `i` is the key `fieldNames[i]`.
+    init(fieldNames names: [String]) {
+        fieldNames = names.map { Array($0.utf8) }
         fieldCount = fieldNames.count
         nameBytes = fieldNames.flatMap { $0 }
         var start = 0
@@ -45,7 +45,7 @@ struct JSONReader {
     /// starts at a line start; lines are counted from 1 at the range's start.
     func readLines<Sink: RowSink>(
         _ source: ByteSource, range: Range<Int>, into sink: inout Sink, meter: ProgressMeter? = nil
-    ) throws(GrandfatherError) -> LinesSummary {
+    ) throws(EngineError) -> LinesSummary {
         // Padded, so that `FlatObjectReader` may read 64 bytes on from any place in a line.
         var chunk = [UInt8](repeating: 0, count: ByteSource.chunkSize + FlatObjectReader.padding)
         var pending: [UInt8] = []
@@ -122,7 +122,7 @@ struct JSONReader {
     }
 
     /// Reads a whole JSON array file; a syntax error makes the rest of the file one rejected row.
-    func readArray<Sink: RowSink>(_ source: ByteSource, into sink: inout Sink) throws(GrandfatherError) {
+    func readArray<Sink: RowSink>(_ source: ByteSource, into sink: inout Sink) throws(EngineError) {
         let all = try source.readAll()
         var scratch = RecordScratch(fieldCount: fieldCount)
         defer { scratch.deallocate() }
@@ -265,14 +265,14 @@ struct JSONReader {
         }
     }
 
-    /// `firstObjectKeys(_:format:)` over a file's first bytes, with the syntax error that
+    /// `firstObjectKeys(_:layout:)` over a file's first bytes, with the syntax error that
     /// stopped it returned rather than thrown (more bytes may cure it).
     static func firstObjectKeys(
-        _ prefix: [UInt8], format: InputFormat
+        _ prefix: [UInt8], layout: RecordLayout
     ) -> (keys: [String]?, problem: JSONSyntaxError?) {
         prefix.withUnsafeBytes { raw in
             do throws(JSONSyntaxError) {
-                return (try firstObjectKeys(raw, format: format), nil)
+                return (try firstObjectKeys(raw, layout: layout), nil)
             } catch {
                 return (nil, error)
             }
@@ -286,9 +286,9 @@ struct JSONReader {
     /// Throws the first syntax error met when no object was found: one at the end of `prefix`
     /// may be cured by reading more of the file.
     static func firstObjectKeys(
-        _ prefix: UnsafeRawBufferPointer, format: InputFormat
+        _ prefix: UnsafeRawBufferPointer, layout: RecordLayout
     ) throws(JSONSyntaxError) -> [String]? {
-        if format == .jsonArray {
+        if layout == .document {
             var parser = JSONParser(bytes: prefix)
             guard parser.consume(UInt8(ascii: "[")) else { return nil }
             parser.skipWhitespace()

@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Every accepted transaction row as the ingest stage normalised it, in the warehouse layout's
-/// columns (`grandfather normalize`): the same records the ledger folds, duplicates and sandbox
-/// rows included, so that SQL over them sees what the Swift engine saw.
+/// Rows written by several parsers at once into one file, in an order that does not depend on
+/// the threads (`grandfather normalize` writes its rows through it).
 ///
 /// Rows arrive from several parsers at once, one sink per range of a file. Each sink writes a
 /// segment of its own, kept in memory while small and then in an unnamed temporary file; the
@@ -14,7 +13,7 @@ final class RecordLog: @unchecked Sendable {
     private let places: [String: Int]
     private let segments = Mutex<[Segment]>([])
     /// The first write that failed; reported when the log is written out.
-    private let failure = Mutex<GrandfatherError?>(nil)
+    private let failure = Mutex<EngineError?>(nil)
 
     init(inputs: [String]) {
         var places: [String: Int] = [:]
@@ -33,12 +32,12 @@ final class RecordLog: @unchecked Sendable {
     /// Rows written so far, by every segment.
     var rows: Int { segments.withLock { $0.reduce(0) { $0 + $1.rows } } }
 
-    fileprivate func fail(_ error: GrandfatherError) {
+    fileprivate func fail(_ error: EngineError) {
         failure.withLock { if $0 == nil { $0 = error } }
     }
 
     /// Writes `header` and then every segment, in order, to the new file at `path`.
-    func write(header: String, to path: String) throws(GrandfatherError) {
+    func write(header: String, to path: String) throws(EngineError) {
         if let error = failure.withLock({ $0 }) { throw error }
         let ordered = segments.withLock { $0 }.sorted(by: Segment.precedes)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -46,7 +45,7 @@ final class RecordLog: @unchecked Sendable {
             throw .io(path: path, message: "cannot create file: \(FileSystem.describeErrno())")
         }
         defer { close(descriptor) }
-        func failed(_ code: Int32) -> GrandfatherError {
+        func failed(_ code: Int32) -> EngineError {
             .io(path: path, message: "cannot write: \(String(cString: strerror(code)))")
         }
         if let code = FileWriting.writeAll(Array(header.utf8), to: descriptor) { throw failed(code) }
@@ -74,8 +73,6 @@ final class RecordLog: @unchecked Sendable {
         /// one line (no source makes two such; hashing every byte cost normalize a pass over
         /// all it writes, 17.5 GB at 10M customers).
         private var digest = StableHash()
-        /// Each provenance's `fact_sources` text, made once.
-        private var sources: [UInt64: [UInt8]] = [:]
 
         fileprivate init(place: Int, file: String, order: Int, log: RecordLog) {
             self.place = place
@@ -90,11 +87,11 @@ final class RecordLog: @unchecked Sendable {
 
         private var size: Int { spilled + buffer.count }
 
-        /// Appends every row of `batch`, in order.
-        func append(_ batch: TransactionBatch) {
+        /// Appends `count` rows, which `write` lays into the buffer it is given, in order.
+        func append(rows count: Int, _ write: (ByteBuffer) -> Void) {
             let first = rows == 0
-            rows += batch.rows.count
-            for row in batch.rows.indices { buffer.appendWarehouseRow(row, of: batch, sources: &sources) }
+            rows += count
+            write(buffer)
             if first { buffer.withBytes { digest.combine($0) } }
             if buffer.count >= Self.spillAt { spill() }
         }
@@ -105,13 +102,13 @@ final class RecordLog: @unchecked Sendable {
                     descriptor = try TemporaryFiles.anonymousFile(purpose: "to keep normalized rows in", for: file)
                 }
                 if let code = FileWriting.writeAll(buffer, to: descriptor) {
-                    throw GrandfatherError.io(
+                    throw EngineError.io(
                         path: TemporaryFiles.directory,
                         message: "cannot write a temporary file: \(String(cString: strerror(code)))")
                 }
                 spilled += buffer.count
                 buffer.truncate(to: 0)
-            } catch let error as GrandfatherError {
+            } catch let error as EngineError {
                 log.fail(error)
                 buffer.truncate(to: 0)
             } catch {
@@ -120,7 +117,7 @@ final class RecordLog: @unchecked Sendable {
         }
 
         /// Copies the segment's bytes to the end of `target`.
-        fileprivate func copy(to target: Int32, path: String) throws(GrandfatherError) {
+        fileprivate func copy(to target: Int32, path: String) throws(EngineError) {
             if spilled > 0 {
                 var chunk = [UInt8](repeating: 0, count: 1 << 20)
                 var offset = 0

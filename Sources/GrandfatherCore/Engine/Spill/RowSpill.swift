@@ -29,7 +29,7 @@ final class RowSpill: @unchecked Sendable {
     fileprivate static let headerSize = 24
 
     /// Makes an empty spill in the temporary folder, for rows of the input at `path`.
-    init(fieldCount: Int, for path: String) throws(GrandfatherError) {
+    init(fieldCount: Int, for path: String) throws(EngineError) {
         self.fieldCount = fieldCount
         descriptor = try TemporaryFiles.anonymousFile(purpose: "to keep mapped rows in", for: path)
     }
@@ -38,7 +38,7 @@ final class RowSpill: @unchecked Sendable {
         close(descriptor)
     }
 
-    fileprivate func write(_ bytes: UnsafeRawBufferPointer) throws(GrandfatherError) {
+    fileprivate func write(_ bytes: UnsafeRawBufferPointer) throws(EngineError) {
         if let code = FileWriting.writeAll(bytes, to: descriptor, at: size) {
             throw .io(
                 path: TemporaryFiles.directory,
@@ -51,7 +51,7 @@ final class RowSpill: @unchecked Sendable {
     /// `lineOffset`), its key and its version. The row is valid only during the call.
     func read(
         lineOffset: Int = 0, _ body: (_ row: RawRow, _ key: Int, _ version: Int64) -> Void
-    ) throws(GrandfatherError) {
+    ) throws(EngineError) {
         var row = RawRow(fieldCount: fieldCount)
         defer { row.deallocate() }
         let lengthsEnd = Self.headerSize + fieldCount
@@ -206,7 +206,7 @@ final class RowSpill: @unchecked Sendable {
         }
 
         /// Ends the record begun last and queues it for the file.
-        func end() throws(GrandfatherError) {
+        func end() throws(EngineError) {
             precondition(isOpen, "a record is ended once, after it is begun")
             isOpen = false
             closeLast()
@@ -217,7 +217,7 @@ final class RowSpill: @unchecked Sendable {
 
         /// Writes the queued records; call once the last record is ended (one begun and not
         /// ended is dropped).
-        func flush() throws(GrandfatherError) {
+        func flush() throws(EngineError) {
             if isOpen {
                 pending.count = record
                 isOpen = false

@@ -26,7 +26,7 @@ enum Parallel {
     /// `transform` applied to each part of 0..<count (one per core), parts in order.
     static func mapParts<Value: Sendable>(count: Int, _ transform: @Sendable (Range<Int>) -> Value) -> [Value] {
         let parts = count < 10_000 ? 1 : width
-        let slots = ResultSlots<Value>(count: parts)
+        let slots = ResultSlots<Value, EngineError>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             slots.store(part, .success(transform(bounds(part, of: parts, count: count))))
         }

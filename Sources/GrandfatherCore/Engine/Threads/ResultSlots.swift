@@ -1,6 +1,6 @@
 /// One slot per concurrent job, each written by its own job only, read after all finished.
-final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Result<Value, GrandfatherError>?>
+final class ResultSlots<Value: Sendable, Failure: EngineFailure>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Result<Value, Failure>?>
     private let count: Int
 
     init(count: Int) {
@@ -15,14 +15,14 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Distinct jobs write distinct slots of storage allocated up front: no two touch one.
-    func store(_ index: Int, _ result: Result<Value, GrandfatherError>) {
+    func store(_ index: Int, _ result: Result<Value, Failure>) {
         slots[index] = result
     }
 
     /// Moves a job's result out: the slot holds nothing after, so a large result (a range's
     /// rows, its deliveries) is freed when its taker lets go, not when the slots go.
-    func take(_ index: Int) throws(GrandfatherError) -> Value {
-        guard let result = slots[index] else { throw .internal("a parsing job produced nothing") }
+    func take(_ index: Int) throws(Failure) -> Value {
+        guard let result = slots[index] else { throw Failure(.internal("a parsing job produced nothing")) }
         slots[index] = nil
         return try result.get()
     }

@@ -66,7 +66,7 @@ enum AppStoreFileReader {
             for unit in units { collecting.read(unit, in: bytes) }
             return collecting.contents
         }
-        let slots = ResultSlots<AppStoreFileContents>(count: parts)
+        let slots = ResultSlots<AppStoreFileContents, GrandfatherError>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             var reading = AppStoreReading(options: options, checker: checker)
             for unit in units[(units.count * part / parts)..<(units.count * (part + 1) / parts)] {

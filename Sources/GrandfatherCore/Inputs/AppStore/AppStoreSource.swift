@@ -51,15 +51,15 @@ enum AppStoreSource: InputSource {
         for input in inputs {
             let path = input.description.path
             guard let shape = input.detail as? AppStoreShape else { throw .internal("\(path) has no App Store shape") }
-            let source = try ByteSource(path: path)
+            let source = try engineWork { try ByteSource(path: path) }
             guard source.size <= maximumFileSize else {
                 throw .input(
                     file: path, line: nil,
                     message:
                         "App Store file of \(source.size) bytes is over the \(maximumFileSize >> 20) MiB read whole")
             }
-            let bytes = try source.readAll()
-            stored.append((Int64(source.storedSize), try source.sha256()))
+            let bytes = try engineWork { try source.readAll() }
+            stored.append((Int64(source.storedSize), try engineWork { try source.sha256() }))
             let read = AppStoreFileReader.read(bytes, shape: shape, options: options, checker: checker)
             for record in read.records { count(record, into: &summary) }
             summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)

@@ -184,7 +184,7 @@ extension SignatureVerifier {
     /// - Returns: Each certificate's DER.
     /// - Throws: A one-line `GrandfatherError` naming the file.
     static func loadRoots(path: String) throws(GrandfatherError) -> [[UInt8]] {
-        let bytes = try ReadableFile.readAll(path, as: .trustedRoot, limit: 1 << 20) { size in
+        let bytes = try ReadableFile.readAll(path, as: .trustedRoot, limit: 1 << 20) { size -> GrandfatherError in
             .input(file: path, line: nil, message: "trusted root file of \(size) bytes is no certificate (over 1 MiB)")
         }
         let text = String(decoding: bytes, as: UTF8.self)

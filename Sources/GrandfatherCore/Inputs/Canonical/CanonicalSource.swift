@@ -11,7 +11,9 @@ enum CanonicalSource: InputSource {
         let header: [String]?
         let names: [String]
         if format == .csv {
-            guard let found = try CSVReader.readHeader(file.source, dataStart: file.source.dataStart) else {
+            guard
+                let found = try engineWork({ try CSVReader.readHeader(file.source, dataStart: file.source.dataStart) })
+            else {
                 throw .input(file: file.path, line: 1, message: "no CSV header")
             }
             header = found
@@ -35,9 +37,9 @@ enum CanonicalSource: InputSource {
     private static func firstObjectKeys(
         _ file: inout FilePeek, format: InputFormat
     ) throws(GrandfatherError) -> [String] {
-        var (keys, problem) = JSONReader.firstObjectKeys(file.prefix, format: format)
+        var (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
         while keys == nil, file.prefix.count < maximumPeek, try file.readMore() {
-            (keys, problem) = JSONReader.firstObjectKeys(file.prefix, format: format)
+            (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
         }
         if let keys { return keys }
         if format == .jsonLines, let problem, CanonicalRecognition.lineEndsInside(file.prefix, problem) {
@@ -58,7 +60,7 @@ enum CanonicalSource: InputSource {
     /// leaves no core idle. The ledger is shared and folding is commutative, so nothing else
     /// changes.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
-        let results = ResultSlots<(InputReport, [Rejection])>(count: inputs.count)
+        let results = ResultSlots<(InputReport, [Rejection]), GrandfatherError>(count: inputs.count)
         // Reads the files at `indices` in order, stopping at the first that fails.
         let readFiles = { @Sendable (indices: [Int]) in
             for index in indices {

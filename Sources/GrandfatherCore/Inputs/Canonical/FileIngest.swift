@@ -11,25 +11,29 @@ enum FileIngest {
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
-        let source = try ByteSource(path: description.path)
-        let plan = try RangedRead(
-            source, format: description.format, cut: description.kind == .transactions, parts: options.parts,
-            minimumPartSize: options.minimumPartSize)
+        let source = try engineWork { try ByteSource(path: description.path) }
+        let plan = try engineWork {
+            try RangedRead(
+                source, layout: description.format.layout, cut: description.kind == .transactions, parts: options.parts,
+                minimumPartSize: options.minimumPartSize)
+        }
         let jobs = plan.jobs - 1
 
-        let slots = ResultSlots<RangeResult?>(count: jobs + 1)
+        let slots = ResultSlots<RangeResult?, GrandfatherError>(count: jobs + 1)
         // Job 0 hashes the file (and cuts it, `RangedRead`); jobs 1… parse one range each. Job
         // 0 is always taken first, so a parser waiting for its range always has the pass
         // running on another thread.
         DispatchQueue.concurrentPerform(iterations: jobs + 1) { job in
             if job == 0 {
-                slots.store(0, Result { () throws(GrandfatherError) in RangeResult(digest: try plan.digest()) })
+                slots.store(
+                    0,
+                    Result { () throws(GrandfatherError) in RangeResult(digest: try engineWork { try plan.digest() }) })
                 return
             }
             slots.store(
                 job,
                 Result { () throws(GrandfatherError) in
-                    guard let range = try plan.range(job: job) else { return nil }
+                    guard let range = try engineWork({ try plan.range(job: job) }) else { return nil }
                     var sink = IngestSink(
                         file: description.path, kind: description.kind, customerSource: .customersFile,
                         normalizer: normalizer, ledger: ledger, log: log)
@@ -37,13 +41,17 @@ enum FileIngest {
                     let lineBreaks: Int
                     switch description.format {
                     case .csv:
-                        lineBreaks = try CSVReader(header: header ?? [], kind: description.kind)
-                            .read(source, range: range, isFirst: job == 1, into: &sink, meter: meter).lineBreaks
+                        lineBreaks = try engineWork {
+                            try CSVReader(header: header ?? [], kind: description.kind)
+                                .read(source, range: range, isFirst: job == 1, into: &sink, meter: meter).lineBreaks
+                        }
                     case .jsonLines:
-                        lineBreaks = try JSONReader(kind: description.kind)
-                            .readLines(source, range: range, into: &sink, meter: meter).lineBreaks
+                        lineBreaks = try engineWork {
+                            try JSONReader(kind: description.kind)
+                                .readLines(source, range: range, into: &sink, meter: meter).lineBreaks
+                        }
                     case .jsonArray:
-                        try JSONReader(kind: description.kind).readArray(source, into: &sink)
+                        try engineWork { try JSONReader(kind: description.kind).readArray(source, into: &sink) }
                         meter?.advance(bytes: range.count, rows: sink.rowsRead)
                         lineBreaks = 0
                     default:

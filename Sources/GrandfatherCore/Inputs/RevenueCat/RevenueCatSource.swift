@@ -21,8 +21,9 @@ enum RevenueCatSource: InputSource {
         // The transactions feed writes commas; older Scheduled Data Exports, semicolons.
         for delimiter in ExportHeader.delimiters {
             guard
-                let names = try CSVReader.readHeader(
-                    file.source, dataStart: file.source.dataStart, delimiter: delimiter)
+                let names = try engineWork({
+                    try CSVReader.readHeader(file.source, dataStart: file.source.dataStart, delimiter: delimiter)
+                })
             else { continue }
             let header = ExportHeader(names: names, delimiter: delimiter)
             if ExportFile.recognizes(header: names) || CustomerList.recognizes(header: names) {
@@ -144,13 +145,14 @@ enum RevenueCatSource: InputSource {
         guard let header = input.detail as? ExportHeader else {
             throw .internal("\(input.description.path) has no RevenueCat customer list header")
         }
-        let source = try ByteSource(path: input.description.path)
+        let source = try engineWork { try ByteSource(path: input.description.path) }
         var sink = stream.sink(file: input.description.path, kind: .customers, customerSource: .customerList)
         try CustomerListFile.read(source, header: header, appStore: appStore, into: &sink, meter: stream.meter)
         sink.flush()
         let report = InputReport(
             path: input.description.path, format: .revenueCatCustomerList, kind: .customers,
-            sizeBytes: Int64(source.storedSize), sha256: try source.sha256(), rowsRead: sink.rowsRead,
+            sizeBytes: Int64(source.storedSize), sha256: try engineWork { try source.sha256() },
+            rowsRead: sink.rowsRead,
             rowsAccepted: sink.rowsAccepted, rowsRejected: sink.rejections.count,
             exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
         return (report, sink.rejections)
@@ -165,13 +167,13 @@ enum RevenueCatSource: InputSource {
     static func documents(at path: String, what: String) throws(GrandfatherError) -> (
         source: ByteSource, units: [JSONDocuments.Unit]
     ) {
-        let source = try ByteSource(path: path)
+        let source = try engineWork { try ByteSource(path: path) }
         guard source.size <= maximumDocumentFileSize else {
             throw .input(
                 file: path, line: nil,
                 message: "\(what) of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole")
         }
-        return (source, JSONDocuments.records(try source.readAll()))
+        return (source, JSONDocuments.records(try engineWork { try source.readAll() }))
     }
 
     /// What a subscriber-response file gave: its bodies' accounting and rejections, what
@@ -197,7 +199,7 @@ enum RevenueCatSource: InputSource {
         let (source, units) = try documents(at: path, what: "subscriber responses")
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
-        let spill = try RowSpill(fieldCount: MappedSpill.fieldCount, for: path)
+        let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: path) }
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
@@ -250,7 +252,7 @@ enum RevenueCatSource: InputSource {
                             }
                             MappedSpill.setValues(of: mapped, in: writer)
                             transaction.writeTexts(entry.values, into: &writer)
-                            try writer.end()
+                            try engineWork { try writer.end() }
                             deliveries.append(delivery)
                             transaction.note(entry.values, into: &rowEntitlements)
                         case .failure(let problem):
@@ -268,12 +270,12 @@ enum RevenueCatSource: InputSource {
             }
         }
         sink.flush()
-        try writer.flush()
+        try engineWork { try writer.flush() }
         ExportDeliveries.group(&deliveries)
         stream.meter?.advance(bytes: source.size, rows: sink.rowsRead)
         let report = InputReport(
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
-            sha256: try source.sha256(), rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
+            sha256: try engineWork { try source.sha256() }, rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
             rowsRejected: 0, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
         return SubscribersRead(
             report: report, rejections: sink.rejections, active: active,
@@ -319,20 +321,22 @@ enum RevenueCatSource: InputSource {
             guard let header = input.detail as? ExportHeader else {
                 throw .internal("\(input.description.path) has no RevenueCat export header")
             }
-            let source = try ByteSource(path: input.description.path)
-            let plan = try RangedRead(
-                source, format: .csv, cut: true, parts: options.parts, minimumPartSize: options.minimumPartSize)
-            let parsed = ResultSlots<ExportFile.RangeRead?>(count: plan.jobs)
-            let digest = ResultSlots<String>(count: 1)
+            let source = try engineWork { try ByteSource(path: input.description.path) }
+            let plan = try engineWork {
+                try RangedRead(
+                    source, layout: .csv, cut: true, parts: options.parts, minimumPartSize: options.minimumPartSize)
+            }
+            let parsed = ResultSlots<ExportFile.RangeRead?, GrandfatherError>(count: plan.jobs)
+            let digest = ResultSlots<String, GrandfatherError>(count: 1)
             DispatchQueue.concurrentPerform(iterations: plan.jobs) { job in
                 guard job > 0 else {
-                    digest.store(0, Result { () throws(GrandfatherError) in try plan.digest() })
+                    digest.store(0, Result { () throws(GrandfatherError) in try engineWork { try plan.digest() } })
                     return
                 }
                 parsed.store(
                     job,
                     Result { () throws(GrandfatherError) in
-                        guard let range = try plan.range(job: job) else { return nil }
+                        guard let range = try engineWork({ try plan.range(job: job) }) else { return nil }
                         return try ExportFile.read(
                             source, header: header.names, delimiter: header.delimiter, range: range,
                             isFirst: job == 1, productTypes: productTypes, appStore: appStore, meter: meter)
@@ -376,7 +380,7 @@ enum RevenueCatSource: InputSource {
         FreedMemory.giveBack()
 
         let ranges = delivered.ranges
-        let fed = ResultSlots<Fed>(count: ranges.count)
+        let fed = ResultSlots<Fed, GrandfatherError>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
             fed.store(
                 index,
@@ -387,24 +391,26 @@ enum RevenueCatSource: InputSource {
                     var repeated: [Repeated] = []
                     // The customers of each product the reports list, by hashes of their ids.
                     var touched: [Int: Set<UInt64>] = [:]
-                    try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
-                        var record = MappedSpill.record(row)
-                        let texts = MappedSpill.Texts(row: row)
-                        products.decide(&record, texts: texts)
-                        if let product = products.listedKey(texts),
-                            let customer = texts.read(.customerID, StableHash.of)
-                        {
-                            touched[product, default: []].insert(customer)
-                        }
-                        if deliveries.isRepeated(key: key) {
-                            repeated.append(
-                                Repeated(
-                                    key: key, line: row.line,
-                                    delivery: DeliveryMerge.Delivery(
-                                        record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
-                                        version: version)))
-                        } else {
-                            sink.accept(transaction: record, texts: MappedSpill.Texts(row: row), line: row.line)
+                    try engineWork {
+                        try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
+                            var record = MappedSpill.record(row)
+                            let texts = MappedSpill.Texts(row: row)
+                            products.decide(&record, texts: texts)
+                            if let product = products.listedKey(texts),
+                                let customer = texts.read(.customerID, StableHash.of)
+                            {
+                                touched[product, default: []].insert(customer)
+                            }
+                            if deliveries.isRepeated(key: key) {
+                                repeated.append(
+                                    Repeated(
+                                        key: key, line: row.line,
+                                        delivery: DeliveryMerge.Delivery(
+                                            record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
+                                            version: version)))
+                            } else {
+                                sink.accept(transaction: record, texts: MappedSpill.Texts(row: row), line: row.line)
+                            }
                         }
                     }
                     sink.flush()

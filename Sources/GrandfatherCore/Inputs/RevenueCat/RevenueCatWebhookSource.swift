@@ -21,7 +21,8 @@ enum RevenueCatWebhookSource: InputSource {
             let (source, units) = try RevenueCatSource.documents(at: path, what: "webhook events")
             var report = InputReport(
                 path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: Int64(source.storedSize),
-                sha256: try source.sha256(), rowsRead: 0, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0,
+                sha256: try engineWork { try source.sha256() }, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
+                exactDuplicates: 0,
                 sandboxRows: 0)
             var rejections: [Rejection] = []
             for unit in units {

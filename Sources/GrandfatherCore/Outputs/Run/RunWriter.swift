@@ -71,7 +71,7 @@ public struct RunWriter: Sendable {
             // core goes on with the reports.
             let snapshot = staging + "/snapshot.sqlite"
             let partsLeft = Countdown(SnapshotWriter.Part.allCases.count)
-            let seconds = ResultSlots<Double>(count: 4)
+            let seconds = ResultSlots<Double, GrandfatherError>(count: 4)
             DispatchQueue.concurrentPerform(iterations: 4) { job in
                 seconds.store(
                     job,
@@ -102,7 +102,7 @@ public struct RunWriter: Sendable {
             timings.snapshot = parts
             try SnapshotWriter.finish(audit, run: run, timings: timings, snapshot: snapshot)
             timings.snapshot = parts + finishing.elapsed
-            try FileSystem.sync(snapshot)
+            try engineWork { try FileSystem.sync(snapshot) }
             try fail(at: .afterSnapshot)
             hooks.reach(.afterSnapshot)
         }
@@ -123,7 +123,7 @@ public struct RunWriter: Sendable {
         _ files: [(String, [UInt8])], run: RunRecord, processID: Int32, lock: RunLock
     ) throws(GrandfatherError) -> RunOutcome {
         let final = try stage(run, processID: processID, lock: lock) { staging throws(GrandfatherError) in
-            for (name, bytes) in files { try FileSystem.writeNewFile(staging + "/" + name, bytes) }
+            for (name, bytes) in files { try engineWork { try FileSystem.writeNewFile(staging + "/" + name, bytes) } }
         }
         try switchLatest(to: "runs/" + run.runID, processID: processID)
         try prune()
@@ -136,7 +136,7 @@ public struct RunWriter: Sendable {
     private func stage(
         _ run: RunRecord, processID: Int32, lock: RunLock, _ fill: (String) throws(GrandfatherError) -> Void
     ) throws(GrandfatherError) -> String {
-        try FileSystem.makeDirectories(runsDirectory)
+        try engineWork { try FileSystem.makeDirectories(runsDirectory) }
         if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
             throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
         }
@@ -144,12 +144,14 @@ public struct RunWriter: Sendable {
         let staging = runsDirectory + "/.partial-\(run.runID)-\(processID)"
         let final = runsDirectory + "/" + run.runID
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
-        try FileSystem.makeFreshDirectory(staging)
-        do {
+        try engineWork { try FileSystem.makeFreshDirectory(staging) }
+        do throws(GrandfatherError) {
             try fill(staging)
-            try FileSystem.sync(staging)
-            try FileSystem.rename(staging, final)
-            try FileSystem.sync(runsDirectory)
+            try engineWork {
+                try FileSystem.sync(staging)
+                try FileSystem.rename(staging, final)
+                try FileSystem.sync(runsDirectory)
+            }
         } catch {
             try? FileSystem.remove(staging)
             throw error
@@ -183,12 +185,14 @@ public struct RunWriter: Sendable {
             var reports: [(String, [UInt8])]
             switch group {
             case .customersTable:
-                try FileSystem.writeNewFile(folder + "/customers.csv") { descriptor in
-                    var failure: Int32?
-                    let rest = CustomersCSV.write(audit, drainingAt: 1 << 20) { bytes in
-                        if failure == nil { failure = FileWriting.writeAll(bytes, to: descriptor) }
+                try engineWork {
+                    try FileSystem.writeNewFile(folder + "/customers.csv") { descriptor in
+                        var failure: Int32?
+                        let rest = CustomersCSV.write(audit, drainingAt: 1 << 20) { bytes in
+                            if failure == nil { failure = FileWriting.writeAll(bytes, to: descriptor) }
+                        }
+                        return failure ?? FileWriting.writeAll(rest, to: descriptor)
                     }
-                    return failure ?? FileWriting.writeAll(rest, to: descriptor)
                 }
                 continue
             case .summaries:
@@ -203,7 +207,7 @@ public struct RunWriter: Sendable {
                     reports.append(("grants.jsonl", try GrantsFiles.jsonLines(audit)))
                 }
             }
-            for (name, bytes) in reports { try FileSystem.writeNewFile(folder + "/" + name, bytes) }
+            for (name, bytes) in reports { try engineWork { try FileSystem.writeNewFile(folder + "/" + name, bytes) } }
         }
         return start.elapsed
     }
@@ -215,7 +219,7 @@ public struct RunWriter: Sendable {
     /// Renames a new relative symlink over `latest`: readers see the old run or the new, never neither.
     private func switchLatest(to target: String, processID: Int32) throws(GrandfatherError) {
         let temporary = FileSystem.join(directory, ".latest-\(processID)")
-        try FileSystem.remove(temporary)
+        try engineWork { try FileSystem.remove(temporary) }
         guard symlink(target, temporary) == 0 else {
             throw .io(path: temporary, message: "cannot create link: \(FileSystem.describeErrno())")
         }
@@ -223,9 +227,9 @@ public struct RunWriter: Sendable {
             try FileSystem.rename(temporary, latestLink)
         } catch {
             try? FileSystem.remove(temporary)
-            throw error
+            throw GrandfatherError(error)
         }
-        try FileSystem.sync(directory)
+        try engineWork { try FileSystem.sync(directory) }
     }
 
     /// Removes what runs that died left behind: staging folders and temporary links. With
@@ -233,10 +237,10 @@ public struct RunWriter: Sendable {
     /// the name could have been reused; the lock cannot lie).
     private func removeLeftovers(_ lock: RunLock) throws(GrandfatherError) {
         for name in FileSystem.names(in: runsDirectory) where name.hasPrefix(".partial-") {
-            try FileSystem.remove(runsDirectory + "/" + name)
+            try engineWork { try FileSystem.remove(runsDirectory + "/" + name) }
         }
         for name in FileSystem.names(in: directory) where name.hasPrefix(".latest-") {
-            try FileSystem.remove(FileSystem.join(directory, name))
+            try engineWork { try FileSystem.remove(FileSystem.join(directory, name)) }
         }
     }
 
@@ -246,7 +250,7 @@ public struct RunWriter: Sendable {
         let current = FileSystem.linkTarget(latestLink).map { ($0 as NSString).lastPathComponent }
         let runs = FileSystem.names(in: runsDirectory).filter(Self.isRunID).sorted(by: >)
         for name in runs.dropFirst(max(keep, 1)) where name != current {
-            try FileSystem.remove(runsDirectory + "/" + name)
+            try engineWork { try FileSystem.remove(runsDirectory + "/" + name) }
         }
     }
 

@@ -98,7 +98,7 @@ enum SnapshotWriter {
             }
             try db.execute(sql: "DETACH DATABASE side")
         }
-        try FileSystem.remove(side)
+        try engineWork { try FileSystem.remove(side) }
         return start.elapsed
     }
 

@@ -38,15 +38,15 @@ extension NormalizeTarget {
     func recover(_ lock: RunLock) throws(GrandfatherError) -> NormalizeRecovery? {
         var recovery = NormalizeRecovery(out: out, restored: nil, removed: [])
         if !FileSystem.exists(out), FileSystem.exists(replaced) {
-            try FileSystem.rename(replaced, out)
+            try engineWork { try FileSystem.rename(replaced, out) }
             recovery.restored = replaced
         }
         for leftover in [building, replaced] where FileSystem.exists(leftover) {
-            try FileSystem.remove(leftover)
+            try engineWork { try FileSystem.remove(leftover) }
             recovery.removed.append(leftover)
         }
         guard recovery.restored != nil || !recovery.removed.isEmpty else { return nil }
-        try FileSystem.sync(parent)
+        try engineWork { try FileSystem.sync(parent) }
         return recovery
     }
 
@@ -54,7 +54,7 @@ extension NormalizeTarget {
     /// may enter it until `replace` gives it OUT's mode, so a 0700 folder's data is never
     /// readable by others, not even half-written.
     func makeBuilding() throws(GrandfatherError) -> String {
-        try FileSystem.makeFreshDirectory(building, mode: FileSystem.exists(out) ? 0o700 : 0o755)
+        try engineWork { try FileSystem.makeFreshDirectory(building, mode: FileSystem.exists(out) ? 0o700 : 0o755) }
         return building
     }
 
@@ -62,24 +62,24 @@ extension NormalizeTarget {
     /// with the old folder's mode kept (less group and other write, which no output has).
     func replace(with building: String, hooks: TestHooks) throws(GrandfatherError) {
         guard FileSystem.exists(out) else {
-            try FileSystem.rename(building, out)
-            try FileSystem.sync(parent)
+            try engineWork { try FileSystem.rename(building, out) }
+            try engineWork { try FileSystem.sync(parent) }
             return
         }
         var status = stat()
         guard stat(out, &status) == 0, chmod(building, status.st_mode & 0o755) == 0 else {
             throw .io(path: building, message: "cannot give it the mode of \(out): \(FileSystem.describeErrno())")
         }
-        try FileSystem.rename(out, replaced)
+        try engineWork { try FileSystem.rename(out, replaced) }
         hooks.reach(.afterFirstRename)
         do {
             try FileSystem.rename(building, out)
         } catch {
             try? FileSystem.rename(replaced, out)
-            throw error
+            throw GrandfatherError(error)
         }
         hooks.reach(.afterSecondRename)
-        try FileSystem.sync(parent)
+        try engineWork { try FileSystem.sync(parent) }
         hooks.reach(.beforeRemovingOld)
         // The new folder is in place: the run has succeeded. What cannot be removed now is the
         // next run's to remove (`recover`), or to report.

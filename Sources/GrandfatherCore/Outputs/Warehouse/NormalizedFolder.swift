@@ -104,21 +104,25 @@ public enum NormalizedFolder {
         _ audit: Audit, log: RecordLog, into folder: String, hooks: TestHooks
     ) throws(GrandfatherError) {
         func path(_ table: WarehouseLayout.Table) -> String { FileSystem.join(folder, table.fileName) }
-        try log.write(header: WarehouseLayout.transactions.header, to: path(WarehouseLayout.transactions))
+        try engineWork {
+            try log.write(header: WarehouseLayout.transactions.header, to: path(WarehouseLayout.transactions))
+        }
         hooks.reach(.midBuilding)
-        try FileSystem.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))
-        try FileSystem.writeNewFile(path(WarehouseLayout.customerFactSources), factSourceRows(audit))
-        try FileSystem.writeNewFile(
-            path(WarehouseLayout.productEntitlements),
-            rows(WarehouseLayout.productEntitlements, audit.rowEntitlements))
-        try FileSystem.writeNewFile(
-            path(WarehouseLayout.serviceEntitlements),
-            rows(WarehouseLayout.serviceEntitlements, audit.serviceEntitlements))
-        try FileSystem.writeNewFile(path(WarehouseLayout.mergedIDs), mergedRows(audit))
-        try FileSystem.writeNewFile(path(WarehouseLayout.rejected), rejectedRows(audit))
-        try FileSystem.writeNewFile(
-            FileSystem.join(folder, "schema.sql"), Array(WarehouseSchema.script(for: nil).utf8))
-        try FileSystem.writeNewFile(FileSystem.join(folder, "manifest.json"), manifest(audit))
+        try engineWork {
+            try FileSystem.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))
+            try FileSystem.writeNewFile(path(WarehouseLayout.customerFactSources), factSourceRows(audit))
+            try FileSystem.writeNewFile(
+                path(WarehouseLayout.productEntitlements),
+                rows(WarehouseLayout.productEntitlements, audit.rowEntitlements))
+            try FileSystem.writeNewFile(
+                path(WarehouseLayout.serviceEntitlements),
+                rows(WarehouseLayout.serviceEntitlements, audit.serviceEntitlements))
+            try FileSystem.writeNewFile(path(WarehouseLayout.mergedIDs), mergedRows(audit))
+            try FileSystem.writeNewFile(path(WarehouseLayout.rejected), rejectedRows(audit))
+            try FileSystem.writeNewFile(
+                FileSystem.join(folder, "schema.sql"), Array(WarehouseSchema.script(for: nil).utf8))
+            try FileSystem.writeNewFile(FileSystem.join(folder, "manifest.json"), manifest(audit))
+        }
     }
 
     private static func customerRows(_ audit: Audit) -> ByteBuffer {

@@ -129,8 +129,10 @@ final class TransactionFingerprints: @unchecked Sendable {
             guard failure == nil else { return nil }
             if descriptor < 0 {
                 switch Result(catching: { () throws(GrandfatherError) in
-                    try TemporaryFiles.anonymousFile(
-                        purpose: "to keep transaction fingerprints in", for: paths[Int(pending.tag)])
+                    try engineWork {
+                        try TemporaryFiles.anonymousFile(
+                            purpose: "to keep transaction fingerprints in", for: paths[Int(pending.tag)])
+                    }
                 }) {
                 case .success(let opened): descriptor = opened
                 case .failure(let error):
@@ -160,7 +162,7 @@ final class TransactionFingerprints: @unchecked Sendable {
         let ordered = written.sorted { ($0.tag, $0.offset) < ($1.tag, $1.offset) }
         guard !ordered.isEmpty else { return Settled() }
         let groupCount = Self.partitionCount / Self.partitionsPerGroup
-        let results = ResultSlots<GroupOutcome>(count: groupCount)
+        let results = ResultSlots<GroupOutcome, GrandfatherError>(count: groupCount)
         DispatchQueue.concurrentPerform(iterations: groupCount) { group in
             results.store(
                 group,

@@ -15,6 +15,8 @@ struct IngestSink: RowSink {
     /// Where `grandfather normalize` keeps every accepted transaction; `nil` for an audit.
     let log: RecordLog?
     private var segment: RecordLog.Segment?
+    /// Each provenance's `fact_sources` text for the log's rows, made once.
+    private var sources: [UInt64: [UInt8]] = [:]
     /// The line of the first transaction row, which orders this sink's rows in the log.
     private var firstLine: Int?
     /// Where this sink's rows lie in its file, where lines are counted per range and not yet
@@ -132,7 +134,9 @@ struct IngestSink: RowSink {
         guard !batch.rows.isEmpty else { return }
         if let log {
             if segment == nil { segment = log.segment(file: file, order: logOrder ?? firstLine ?? 0) }
-            segment?.append(batch)
+            segment?.append(rows: batch.rows.count) { buffer in
+                for row in batch.rows.indices { buffer.appendWarehouseRow(row, of: batch, sources: &sources) }
+            }
         }
         sandboxRows += ledger.add(batch, scratch: &scratch, pending: &fingerprints)
         batch.removeAll()

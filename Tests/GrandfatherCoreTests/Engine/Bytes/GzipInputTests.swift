@@ -188,7 +188,7 @@ import Testing
         let source = try ByteSource(path: gzipped.path("transactions.csv.gz"))
         #expect(source.dataStart == 3)
         let ranges = try RecordSplitter.ranges(
-            for: source, format: .csv, parts: options.parts, minimumPartSize: options.minimumPartSize)
+            for: source, layout: .csv, parts: options.parts, minimumPartSize: options.minimumPartSize)
         #expect(ranges.count > 1)
         #expect(InflatedFiles.inflations(ofFileAt: gzipped.path("transactions.csv.gz")) == 1)
     }

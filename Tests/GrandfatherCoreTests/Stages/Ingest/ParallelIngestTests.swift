@@ -108,7 +108,7 @@ import Testing
         var movedPastQuotedBreak = false
         let source = try ByteSource(path: path)
         for parts in 2...40 {
-            let ranges = try RecordSplitter.ranges(for: source, format: .csv, parts: parts, minimumPartSize: 1)
+            let ranges = try RecordSplitter.ranges(for: source, layout: .csv, parts: parts, minimumPartSize: 1)
             #expect(ranges.count >= 2)
             #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == bytes.count)
             for (range, next) in zip(ranges, ranges.dropFirst()) {
