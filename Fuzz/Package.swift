@@ -14,11 +14,18 @@ let package = Package(
         // What the targets share: starting libFuzzer, and the ingest harness.
         .target(
             name: "FuzzSupport",
-            dependencies: ["CLibFuzzer", .product(name: "GrandfatherCore", package: "Grandfather")]
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "GrandfatherCore", package: "Grandfather"),
+                .product(name: "GrandfatherEngine", package: "Grandfather"),
+            ]
         ),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "fuzz-timestamp", dependencies: ["FuzzSupport"]),
+        .executableTarget(
+            name: "fuzz-timestamp",
+            dependencies: ["FuzzSupport", .product(name: "GrandfatherEngine", package: "Grandfather")]
+        ),
         .executableTarget(name: "fuzz-version", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-appstore", dependencies: ["FuzzSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// One run into an output folder `DIR` (SPEC §6), as `grandfather audit` and `grandfather
 /// compare` make it: take `DIR/.lock`, check the folder, find the previous run, audit the

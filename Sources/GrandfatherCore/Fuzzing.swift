@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Entry points for the libFuzzer targets in `Fuzz/` (`@_spi(Fuzzing) import GrandfatherCore`).
 ///
 /// Each drives one input surface the way the audit does, so that a fuzzer reaches the same

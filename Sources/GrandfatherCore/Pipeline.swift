@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The audit pipeline, stage by stage; each stage is a folder of this library.
 ///
 /// `SPEC §…` throughout the code cites docs/Specification.md, and `FORMATS.md §…` the store

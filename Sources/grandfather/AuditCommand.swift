@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GrandfatherCore
+import GrandfatherEngine
 import Logging
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GrandfatherCore
+import GrandfatherEngine
 
 // For `stdout`'s error mark, read once the command is done: C's streams predate Swift's
 // concurrency checking (on Linux, `stdout` is declared in SwiftGlibc, under Foundation).

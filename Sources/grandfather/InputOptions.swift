@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GrandfatherCore
+import GrandfatherEngine
 
 /// What `audit` and `validate` name their one policy with.
 struct PolicyOption: ParsableArguments {

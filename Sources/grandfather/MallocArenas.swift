@@ -1,5 +1,6 @@
 import Foundation
 import GrandfatherCore
+import GrandfatherEngine
 
 /// glibc's malloc keeps up to eight arenas per core, one per thread that allocates at once;
 /// each holds on to its own freed fragments. Peak memory is a measured target: on the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GrandfatherCore
+import GrandfatherEngine
 
 /// `grandfather sql`: the audit as one SQL script for a warehouse (docs/Warehouse.md, "When one machine
 /// is not enough").

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Text for a terminal or a log a person reads: control characters (C0, DEL and C1) written
 /// `\xNN`, so that a file name or a value holding an escape sequence is shown, not obeyed.
 /// Reasons quote input values this way already (`Excerpt`); this covers everything else a

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import GrandfatherEngine
+
 /// "BigQuery and Snowflake scripts parse under sqlglot's dialects and use only listed
 /// functions": `grandfather sql`'s script for each dialect, under several policies, is piped
 /// to `warehouse/check_dialect.py`, which parses every statement with sqlglot in that dialect

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Issue 17's parity: for every data set, `normalize` → `sql` run in DuckDB and in Spark
 /// (local mode) by `scripts/warehouse-run` gives exactly the classes, flags and entitlements

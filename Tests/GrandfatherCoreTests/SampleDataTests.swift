@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// The bundled `sample-data/` set gives the results its README derives by hand from SPEC.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Fuzzing) import GrandfatherCore
+import GrandfatherEngine
 
 /// Runs one fuzz input through recognition, ingest and normalization as the audit runs a file.
 ///

@@ -1,5 +1,6 @@
 import FuzzSupport
 import GrandfatherCore
+import GrandfatherEngine
 
 /// No zone, a zone with daylight saving, and one whose shift is half an hour.
 private let zones: [WallClockZone?] = [

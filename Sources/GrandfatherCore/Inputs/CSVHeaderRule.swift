@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The rule every CSV reader holds a header to, canonical or a store's export: each column
 /// is named once. A file that names one twice is refused whole, since which of its values a
 /// row means would be a guess (the first, as one reader took it, or the last, as another did).

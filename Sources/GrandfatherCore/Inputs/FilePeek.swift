@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The first bytes of an input being recognised, read as sources ask for more, doubling:
 /// most files are told by their first chunk, a JSON file whose first object is long by a
 /// few more.

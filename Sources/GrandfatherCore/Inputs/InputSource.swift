@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// One kind of input file: the door every format comes in by.
 ///
 /// A source recognises its files by their content (SPEC §8.1) and reads them into the one

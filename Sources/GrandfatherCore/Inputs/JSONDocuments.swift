@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The top-level values of a JSON file whose records are whole documents (App Store files,
 /// RevenueCat subscriber responses): a JSON array's elements, or values one after another (one
 /// document, or JSON Lines), each at the line it starts on. A syntax error is one rejected

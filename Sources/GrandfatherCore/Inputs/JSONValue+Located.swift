@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension JSONValue {
     /// A value of the tree with the line its rows are reported at: how a source walks nested
     /// rows (an App Store history's `signedTransactions[]`, a receipt's `in_app[]`) and names

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// How a `MappedTransaction` is kept in a `RowSpill` between a source's two passes: its
 /// scalars as words in the first field (instants in microseconds, enums and flags in bits),
 /// its texts in the fields after, in `TransactionText` order. Nothing is written as text, so

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What a run's rows say of each product's type (SPEC §9, Product facts): a product's type is
 /// a fact about the product, drawn from every row and source, not decided row by row from
 /// whatever one row's shape offers.

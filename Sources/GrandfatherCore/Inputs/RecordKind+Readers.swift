@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The engine's readers set to read the canonical records of a kind (SPEC §2's fields).
 extension CSVReader {
     /// Prepares to read a file whose header was already recognised as `kind`.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Which of SPEC §2's two record kinds a file holds.
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
     case customers, transactions

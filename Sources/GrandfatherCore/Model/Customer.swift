@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A customer (app user) as read from a customers input, or made up for an orphan.
 public struct Customer: Sendable, Equatable {
     // Stored widest first: Swift lays fields out in declaration order, and a run holds a

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 // The closed vocabularies of Model/Enums.swift as a row's bytes spell them; the matching is
 // the engine's `Spellings`, and `FieldReader` reads a field against them.
 

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Everything that fails a run, as opposed to a rejected row (which is data).
 ///
 /// Each case knows its exit code (SPEC §7) and prints as one line, in the

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A transaction as a source that maps its own rows read it (RevenueCat's export and
 /// subscriber responses, a `normalize` folder): every value typed and parsed once, with which
 /// shape stated each fact. It reaches the ledger through `IngestSink.accept(transaction:…)`,

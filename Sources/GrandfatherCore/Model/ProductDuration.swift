@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A product's term as RevenueCat's export states it (`product_duration`: an ISO-8601
 /// duration of whole years, months, weeks and days, `P1M`, `P1Y`, `P2W`, `P3D`, `P1Y6M`):
 /// calendar months and days, added in UTC as a calendar adds them (a month from January 31 is

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Where a piece of text lies in a `TransactionBatch`'s bytes; `count` -1 means absent.
 struct TextRef: Sendable, Equatable {
     var start: Int32
@@ -9,7 +11,7 @@ struct TextRef: Sendable, Equatable {
 }
 
 /// One in-app transaction after normalization: instants in UTC, enums closed, defaults
-/// applied. Its text fields are spans of the `TransactionBatch` (Engine/Tables) that carries it, so that
+/// applied. Its text fields are spans of the `TransactionBatch` (Model/TransactionBatch.swift) that carries it, so that
 /// normalizing millions of transactions makes no string per field (transaction ids are
 /// often longer than the 15 bytes a Swift string holds without allocating).
 struct Transaction: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Normalized transactions with the bytes their text fields point into, and the hashes
 /// the ledger files them by (taken by the parser, outside the ledger's lock).
 struct TransactionBatch {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The policy's optional `apple` section: how App Store files are read.
 public struct ApplePolicy: Sendable, Equatable {
     /// Which identifier names a customer across App Store files.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Everything an audit's outcome depends on besides its inputs: the policy, the instant the
 /// audit is taken at, the present (against which certificate chains are checked under
 /// `--verify-at now`) and how App Store signatures are treated.

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// The business rules of one audit (SPEC §3): the only place they live.
 public struct Policy: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GrandfatherEngine
 
 /// Reads and validates a policy file before any input is read (SPEC §3).
 ///

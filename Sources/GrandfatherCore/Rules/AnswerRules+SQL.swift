@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The SQL twin of `AnswerRules.swift` (SPEC §8.10, §8.17): the version answer, compared
 /// component by component as numbers of any length, the date answer, and what the version
 /// flags read of them. Each platform's cutover version is inlined, split into components.

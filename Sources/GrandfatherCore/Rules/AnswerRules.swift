@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The two answers to "bought before the cutover?" (SPEC §8.10), each absent when the
 /// customer's record cannot give it.
 extension AuditRules {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The rules of one run, built once from its settings: what SPEC §4, §5 and §8.8–8.24 read
 /// of the policy and the as-of instant, laid out so that a million customers read them on
 /// every core without touching a reference count (the policy itself holds strings and

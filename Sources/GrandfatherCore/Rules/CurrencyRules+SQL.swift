@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The SQL twin of `CurrencyRules.swift` (SPEC §4, §8.11, §8.12, §8.24): which transaction is
 /// current as of the run, until when, and through what; which has impossible dates. The
 /// as-of instant is inlined as a literal, and the term of each product the policy gives one

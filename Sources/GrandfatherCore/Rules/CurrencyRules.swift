@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What makes a transaction current as of the run (SPEC §4, §8.11, §8.12).
 extension AuditRules {
     /// How a current transaction grants: until when, and whether only through a billing

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Each flag (SPEC §5, §8.15–8.24): the facts flag detection reads, taken once per customer
 /// as plain values, with one small rule per flag. Holding values rather than the customer, its activity
 /// and the policy keeps classifying a million customers free of reference counting.

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import GrandfatherEngine
+
 /// The SQL path under attack (issue 33, items 4, 5, 6 and 12's warehouse findings): table
 /// names that went into the script as code, `--load` paths the engines read as globs, a
 /// script printed into a full disk, and what the engines and the exporter choked on. The

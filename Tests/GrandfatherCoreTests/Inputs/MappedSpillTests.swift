@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// A typed record spilled and read back is the record written, every value and every
 /// fact's source, with its texts byte for byte.

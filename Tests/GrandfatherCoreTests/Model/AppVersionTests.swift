@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §1 and §8.10: versions are dot-separated ASCII integers compared component by
 /// component as numbers of any length; missing components count as 0.

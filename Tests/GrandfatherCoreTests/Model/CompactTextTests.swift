@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 @Suite struct CompactTextTests {
     /// Short ids are held inline, longer ones as strings; both give back their exact bytes.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Instants print as ISO-8601 in UTC, the form every report uses.
 struct InstantTests {

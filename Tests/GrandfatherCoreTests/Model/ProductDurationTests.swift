@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// RevenueCat's `product_duration` (ISO-8601 years, months, weeks, days) read, and added to a
 /// purchase as a calendar adds it.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §8.4: closed vocabularies are read case-insensitively, and nothing else is read as one
 /// of their values.

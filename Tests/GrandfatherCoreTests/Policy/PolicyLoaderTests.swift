@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §3: the policy file, its defaults, and invalid policies rejected naming the key.
 struct PolicyLoaderTests {

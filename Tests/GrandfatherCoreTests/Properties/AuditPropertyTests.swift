@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @_spi(TestHooks) @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Properties every audit has, whatever the input: random small datasets of customers and
 /// transactions (duplicates, conflicts, orphans, sandbox rows, invalid rows, every spelling

@@ -1,4 +1,5 @@
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// One input file written from a generated dataset: its bytes, which rows it holds, and the
 /// line each row starts on (SPEC §6: a CSV record's first line, a JSON element's `{`).

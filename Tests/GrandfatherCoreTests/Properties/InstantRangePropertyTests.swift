@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §9, "Instants": random epoch milliseconds over the whole 64-bit range, in every
 /// timestamp field of both kinds, with a cutover and an as-of anywhere in years 0001–9999,

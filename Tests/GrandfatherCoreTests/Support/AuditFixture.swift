@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(TestHooks) @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// One input file of a fixture: a name inside the fixture's folder and its bytes.
 struct FixtureFile: Sendable {

@@ -2,6 +2,7 @@ import CLibCSV
 import Foundation
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// What libcsv reports while parsing chunks one after another, and during which chunk: for
 /// tests that check a per-chunk decision against libcsv itself.

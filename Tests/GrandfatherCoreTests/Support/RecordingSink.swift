@@ -1,4 +1,5 @@
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Everything a reader delivers, in order, as text to compare: each row's line and fields
 /// (column and bytes, `-` for absent, `nested` for a JSON object or array), each rejection's

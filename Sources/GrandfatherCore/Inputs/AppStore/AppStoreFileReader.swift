@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GrandfatherEngine
 
 /// How App Store files are read: which unsigned data to accept and what the policy expects.
 struct AppStoreReadOptions: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Turns the records of every App Store input of a run into linked records: one customer
 /// identity across files, one transaction per id where signed copies say which is newest,
 /// and each subscription's renewal state on its latest transaction.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The members of one App Store object (a decoded payload, a receipt's row) read as typed
 /// values, once, where the file is read: a value present but unreadable refuses its record,
 /// the reason naming the member as the file spells it (`purchaseDate`, `purchase_date_ms`).

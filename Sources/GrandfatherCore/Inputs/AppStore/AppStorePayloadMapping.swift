@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Maps decoded App Store payloads (the JSON inside a JWS, or the same object written out
 /// decoded) onto Grandfather's records, field by field, each value typed as it is read.
 enum AppStorePayloadMapping {

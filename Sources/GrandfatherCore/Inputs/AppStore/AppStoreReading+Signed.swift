@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Signed data: each JWS is parsed, its payload decoded, its signature checked, the policy's
 /// bundle and environment applied, and its payload mapped; nested JWS are checked too.
 extension AppStoreReading {

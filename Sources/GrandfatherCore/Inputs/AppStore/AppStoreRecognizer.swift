@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// Which App Store export a file holds. Object shapes may come as one JSON object, as JSON
 /// Lines, or as a JSON array of such objects; the reader takes all three.

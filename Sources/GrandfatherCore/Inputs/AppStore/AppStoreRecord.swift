@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What an App Store file holds once read and its signatures checked, before customers are
 /// linked (`AppStoreLinker`): each record's values typed where it is read (instants, enums,
 /// prices as decimal units), a value that cannot be read refusing its record with the

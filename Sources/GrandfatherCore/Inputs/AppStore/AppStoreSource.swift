@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 extension InputFormat {
     /// One of the App Store's own shapes (signed transactions, notifications, receipts…).

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// App Store values turned into Grandfather's: instants, decimal units, and the SPEC §2
 /// spelling of each closed vocabulary (a value the App Store does not document stays as
 /// written, for `AppStoreMembers` to refuse with the value quoted).

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A JWS in compact serialization (RFC 7515 §7.1), as the App Store signs transactions,
 /// renewal info, app transactions and notifications: `header.payload.signature`, each
 /// segment base64url without padding.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Legacy verifyReceipt responses (FORMATS.md §5) and V1 notifications, which carry no
 /// signature: read as `unsigned`, and only with `--trust-decoded`.
 ///

@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import GrandfatherEngine
 import SwiftASN1
 import Synchronization
 @_spi(FixedExpiryValidationTime) import X509

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What recognising a canonical file decides besides its kind: its format, and whether a
 /// CSV header or a first JSON object can be read as records at all (SPEC §8.1).
 enum CanonicalRecognition {

@@ -1,4 +1,5 @@
 import Dispatch
+import GrandfatherEngine
 
 /// Canonical CSV, JSON arrays and JSON Lines: SPEC §2's fields by name, one record a row
 /// (SPEC §8.1). It claims any file no earlier source did, so it is registered last.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GrandfatherEngine
 
 /// Reads one input file into the shared ledger: large CSV and JSON Lines files as several
 /// ranges parsed at once, with the file's SHA-256 computed alongside (by the pass that also

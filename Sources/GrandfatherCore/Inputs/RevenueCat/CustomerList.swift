@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension InputFormat {
     /// RevenueCat's customer-list export, CSV.
     public static let revenueCatCustomerList = InputFormat(rawValue: "revenuecat-customer-list")

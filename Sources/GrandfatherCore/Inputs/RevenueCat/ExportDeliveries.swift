@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The transactions a run's exports and responses deliver more than once (SPEC §9,
 /// Redeliveries), and the latest `updated_at` of each.
 ///

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A Scheduled Data Export CSV file read into transactions and rejected rows (FORMATS.md §a):
 /// columns matched by header name in any order, unknown columns ignored, every row either
 /// read or rejected with its line and reason.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// One row of RevenueCat's Scheduled Data Export read into plain values, and the rules that
 /// lay it out in SPEC §2's transaction fields (the docs/RevenueCat.md's "RevenueCat files" mapping).
 ///

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Where a Scheduled Data Export row's values are read from: the row as the CSV reader
 /// parsed it (`ExportRow`), or text a test writes.
 protocol ExportValues {

@@ -1,4 +1,5 @@
 import Dispatch
+import GrandfatherEngine
 
 extension InputFormat {
     /// RevenueCat's Scheduled Data Export (the transactions feed), CSV.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The value grammar of RevenueCat's exports (FORMATS.md §a, "Observations"): what each
 /// export version, dashboard template and warehouse loader writes for a boolean, a list and a
 /// time, read from a field's bytes. Each reader accepts every spelling seen in the field and

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The purchases of a subscriber response (FORMATS.md §b): each member of `subscriptions`
 /// and each item of `non_subscriptions` is a transaction in its latest state, read as the
 /// export row it would be, so that one set of rules (`ExportTransaction`) maps both onto

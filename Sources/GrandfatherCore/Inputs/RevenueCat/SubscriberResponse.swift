@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension InputFormat {
     /// RevenueCat REST API v1 subscriber responses (`GET /subscribers/{id}` bodies), JSON.
     public static let revenueCatSubscribers = InputFormat(rawValue: "revenuecat-subscribers")

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension InputFormat {
     /// RevenueCat webhook events (`{"event": …, "api_version": …}` bodies), JSON.
     public static let revenueCatWebhooks = InputFormat(rawValue: "revenuecat-webhooks")

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// `audit --results`: the inputs' accounting in `manifest.json`, held to the files of the
 /// folder before a run is made of it. The manifest is a file anyone can edit: a run that took
 /// its counts on trust reported 3 rejected rows where its own `rejected.csv` listed 200,003

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What one customer came out as, in the columns the warehouse's result tables and the
 /// snapshot share: `gf_customers`' facts and class, the flags, and every grant with its
 /// source, transaction and expiry. Instants are held as microseconds, so that `2024-06-01T00:00:00Z`

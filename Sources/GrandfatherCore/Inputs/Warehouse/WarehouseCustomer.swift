@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// One row of a `normalize` folder's `customers.csv` read back into the customer it was
 /// written from: its facts, where they came from, and the marks the rules read.
 enum WarehouseCustomer {

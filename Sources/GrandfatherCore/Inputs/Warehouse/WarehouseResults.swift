@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// `grandfather audit --results DIR`: a run made from a warehouse's answers. `DIR` is a
 /// `normalize` folder that also holds the three result tables `scripts/warehouse-run` exports

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension InputFormat {
     /// A table of the warehouse layout, as `grandfather normalize` writes it.
     public static let warehouse = InputFormat(rawValue: "warehouse")

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// One table of a `normalize` folder read row by row, by column name: what `WarehouseSource`
 /// reads its side tables and its customers with.
 enum WarehouseTable {

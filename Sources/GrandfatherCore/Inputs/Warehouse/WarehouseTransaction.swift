@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// A row of a `normalize` folder's transactions table read back as a typed record
 /// (`MappedTransaction`): SPEC §2's fields by name, as `normalize` wrote them,
 /// `is_promotional`, the mark of a grant (SPEC §9) no canonical field carries, `term_ends`,

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Everything `grandfather explain` says about one customer, as one snapshot recorded it:
 /// the customer's row, flags, grants and deciding transactions, and the run (as-of, policy).
 ///

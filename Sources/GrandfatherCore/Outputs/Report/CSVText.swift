@@ -1,5 +1,7 @@
+import GrandfatherEngine
+
 /// Writes CSV for spreadsheets into bytes: rows of cells, LF line ends, and `;`-separated list
-/// cells. Each cell is encoded by `ByteBuffer.appendCSVCell` (Engine/Format/CSVCell.swift):
+/// cells. Each cell is encoded by `ByteBuffer.appendCSVCell` (GrandfatherEngine/Format/CSVCell.swift):
 /// RFC 4180 quoting, and cells that a spreadsheet would run as a formula neutralised with a
 /// leading apostrophe.
 struct CSVText {

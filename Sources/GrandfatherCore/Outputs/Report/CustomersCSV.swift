@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// `customers.csv`: one row per customer with class, flags and entitlements (SPEC §6).
 public enum CustomersCSV {
     /// The header row's cells.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Text that came from an input or the policy (ids, file names, the policy's name, currency
 /// codes, notification types), made literal for the Markdown reports: whatever it holds, it
 /// renders as the same characters in CommonMark and GitHub's dialect, and never as markup.

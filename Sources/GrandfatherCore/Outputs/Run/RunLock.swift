@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// Keeps two runs from writing one output folder at once (SPEC §6): an advisory `flock` on
 /// `DIR/.lock`, a file that is never moved or removed, so every run locks the same inode.

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// Where a run ended up.
 public struct RunOutcome: Sendable, Equatable {

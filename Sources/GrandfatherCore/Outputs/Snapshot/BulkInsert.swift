@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import GrandfatherEngine
 
 /// One prepared INSERT stepped directly through SQLite's C interface: the snapshot writes
 /// millions of rows, and building GRDB `StatementArguments` per row costs more than the

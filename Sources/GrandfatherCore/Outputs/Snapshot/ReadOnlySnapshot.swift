@@ -1,4 +1,5 @@
 import GRDB
+import GrandfatherEngine
 
 /// A snapshot opened read-only with its schema version checked: how `explain` and the
 /// comparison with the previous run both open one, with the same one-line failures.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GrandfatherEngine
 
 extension Explanation {
     /// The snapshot file `given` names: itself, `given/snapshot.sqlite` for a run folder, or

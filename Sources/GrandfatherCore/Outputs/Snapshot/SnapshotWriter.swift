@@ -1,6 +1,7 @@
 import CSQLiteTuning
 import Foundation
 import GRDB
+import GrandfatherEngine
 
 /// Describes one run for the `runs` table: what the command knows and the audit does not.
 public struct RunRecord: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// The file by which `grandfather normalize` knows a folder as its own:
 /// `.grandfather-normalize`, holding `{"token":"…","tool":"grandfather normalize"}` (the

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// What the next run found of a killed `normalize` and put right, for its log.
 public struct NormalizeRecovery: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// Where `grandfather normalize` writes: `--out`, split into its parent folder and its name,
 /// and the hidden names the run keeps beside it in the parent (docs/Warehouse.md, "When one machine is

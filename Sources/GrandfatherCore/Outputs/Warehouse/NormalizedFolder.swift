@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// `grandfather normalize`: reads the inputs exactly as `audit` does and writes the records it
 /// accepted in the warehouse layout (`WarehouseLayout`), for `grandfather sql` to classify

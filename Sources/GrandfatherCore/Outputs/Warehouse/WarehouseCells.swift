@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Cells of the warehouse layout (`WarehouseLayout`): plain RFC 4180, instants in UTC with all
 /// six fraction digits, booleans as `true`/`false`, an absent value as an empty cell. A
 /// normalized run writes one row per accepted transaction, tens of millions of them, so a row

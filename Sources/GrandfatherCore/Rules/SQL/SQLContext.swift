@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What every rule's SQL is written against: the dialect's spelling of literals and the few
 /// functions that differ between engines, and the names of the tables. The rules themselves
 /// use only what all four dialects share (CASE, EXISTS, window functions, LIKE, TRANSLATE),

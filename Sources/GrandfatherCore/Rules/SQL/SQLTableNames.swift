@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// The table names `grandfather sql` is given (`--customers`, `--transactions`,
 /// `--product-entitlements`, `--service-entitlements`, and `--prefix` before the tables it
 /// creates) go into the script as SQL, not as literals: so each must be a name every dialect

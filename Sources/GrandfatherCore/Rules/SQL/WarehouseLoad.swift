@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// `grandfather sql --load DIR`: the statements that create the input tables from a
 /// `normalize` folder's CSV files, typed as the layout says, for the two engines that run here.
 /// A malformed file fails the load (DuckDB's strict reader, Spark's FAILFAST), never a row

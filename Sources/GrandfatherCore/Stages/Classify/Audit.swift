@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// The result of classifying every customer: what every report and the snapshot render.
 public struct Audit: Sendable {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Decides class, flags and entitlements for one customer by the run's rules (SPEC §4, §5,
 /// §8.8–8.24, stated in `Rules/`): it composes them, and lays a customer's grants out in
 /// scratch space for the reports and the snapshot, which read a million customers' grants.

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// What a customer's transactions add up to as of the run: a small value folded from the
 /// transactions as they stream by.
 ///

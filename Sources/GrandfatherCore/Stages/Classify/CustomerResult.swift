@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// One effective entitlement: what, why, through which transaction, until when (SPEC §8.13).
 public struct EntitlementGrant: Sendable, Equatable, Comparable {
     public var entitlement: String
@@ -43,17 +45,4 @@ public struct CustomerResult: Sendable {
     /// Sorted by entitlement, source, transaction.
     public var entitlements: [EntitlementGrant]
     public var answers: CutoverAnswers
-}
-
-extension String {
-    /// Code-point order (SPEC §8.25), which for UTF-8 is byte order; Swift's `<` normalises first.
-    public func codePointPrecedes(_ other: String) -> Bool {
-        utf8.lexicographicallyPrecedes(other.utf8)
-    }
-
-    /// Whether two ids are the same code points (Swift's `==` would also equate NFC and NFD
-    /// spellings, which SPEC §8.25 keeps apart).
-    public func codePointEquals(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
-    }
 }

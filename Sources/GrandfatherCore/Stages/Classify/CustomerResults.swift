@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Every customer's result, sorted by id: records and activities as folded, and one
 /// compact `Verdict` each, taken once (on every core); entitlements are derived when read.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// One shard of what the classify stage keeps while the inputs stream by: one entry per
 /// customer id whose hash falls in the shard (its record, if any, and its folded activity).

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// What the customers of each class pay for subscriptions that are current as of the run:
 /// the money a business-model change puts at stake.

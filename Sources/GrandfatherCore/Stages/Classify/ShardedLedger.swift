@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// The ledger of one run, shared by the parsers: customers in shards by the hash of their
 /// id, each shard behind its own lock, so that parsers fold in parallel and rarely wait for

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GrandfatherEngine
 
 /// Duplicate detection with a compact fingerprint per transaction (SPEC §8.23), decided once
 /// every row is read. Folding a transaction into its customer never waits for the answer

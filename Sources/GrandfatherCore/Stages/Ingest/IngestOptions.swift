@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// How the ingest stage cuts files into ranges; tests force small ranges to check that
 /// parsing in parts gives what one pass gives.

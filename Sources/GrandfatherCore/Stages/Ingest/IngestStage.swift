@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Stage 1 and 2 of the pipeline over every input of a run: what the inputs gave besides the
 /// records folded into the ledger.
 struct Ingested: Sendable {

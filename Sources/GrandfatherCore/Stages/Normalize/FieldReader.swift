@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherEngine
 
 /// Typed access to a `RawRow`'s fields, each read turning bad bytes into a `RowProblem`.
 ///

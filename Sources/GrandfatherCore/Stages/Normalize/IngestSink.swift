@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Where a reader delivers rows: normalizes each, feeds accepted records to the ledger,
 /// and keeps the accounting and rejections of the rows it saw.
 ///

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 extension RecordNormalizer {
     /// Appends a transaction a source read itself (`MappedTransaction`) to `batch`, or says
     /// why it is refused (and leaves `batch` as it was). Its values are typed already; only

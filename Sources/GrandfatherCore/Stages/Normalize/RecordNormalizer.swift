@@ -1,6 +1,8 @@
+import GrandfatherEngine
+
 /// Turns raw rows into domain records (SPEC §8.5): required fields present, enums known,
 /// every present timestamp valid, prices decimal. The first problem in field order rejects
-/// the row. Each field's bytes are read by `FieldReader` (Engine/Parse).
+/// the row. Each field's bytes are read by `FieldReader` (FieldReader.swift, beside it).
 struct RecordNormalizer: Sendable {
     let timestamps: TimestampParser
     /// Merged customer ids and the customer each names now (`CustomerIdentities.resolved`):

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `ASCII.isPlain` reads a field a word at a time, then its last bytes one by one:
 /// it must answer as a byte-by-byte check does, at every length and wherever the odd byte is.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Gzip data that does not inflate cleanly fails the run as an input error (exit 2) with one
 /// line naming the file, never a crash or a hang; a decompression bomb is refused.

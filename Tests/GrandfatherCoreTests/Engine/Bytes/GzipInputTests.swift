@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @_spi(TestHooks) @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Gzip-compressed inputs, told by their first two bytes, read exactly as what they inflate
 /// to; reports give the files as they are on disk; data that does not inflate cleanly, or

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `CSVReader` points libcsv's entry buffer into its own (`CSVCollector.lend`), so fields
 /// arrive where they are kept. Every field it delivers must still be exactly what libcsv,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `CSVReader` reads the lines libcsv can read only one way by hand (`PlainLineReader`) and
 /// gives every other line to libcsv. Whatever the bytes, that must deliver exactly what libcsv

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Whenever `QuotedLineBreaks` says a chunk's fields hold no line break, none of the fields
 /// libcsv delivers while parsing that chunk does, on random text made of the characters

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Whenever `TrimSafety` lets a chunk go through libcsv's default space handling, the fields
 /// are exactly those of never trimming, on random text made of the characters that matter.

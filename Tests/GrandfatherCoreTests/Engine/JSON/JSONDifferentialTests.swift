@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `JSONReader` reads the flat lines of a JSON Lines file by hand (`FlatObjectReader`) and
 /// gives every other line to its scanner. Whatever the bytes, that must deliver exactly what

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §2 and §8.3: JSON arrays and JSON Lines, read through the pipeline.
 struct JSONReaderTests {

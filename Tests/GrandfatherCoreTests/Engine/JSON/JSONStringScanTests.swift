@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `scanString` skips eight bytes at a time while none can end or escape the string: it finds
 /// what a byte-by-byte scan finds, wherever the quote, backslash or control character falls.

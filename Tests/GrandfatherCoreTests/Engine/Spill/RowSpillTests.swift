@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// The spill gives back what was written: each record's line, key, version and fields, and
 /// words (a typed record's scalars) to the bit.

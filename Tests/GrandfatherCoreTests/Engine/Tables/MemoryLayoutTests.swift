@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// The sizes the bench/README.md's table "Memory, structure by structure" states: a change that grows
 /// what a customer or a transaction keeps fails here until the table says so.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Rearranging in place gives what building new arrays from the order gives.
 struct PermutationTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// The linking rules of `AppStoreLinker`, one at a time, on records built by hand.
 @Suite struct AppStoreLinkerTests {

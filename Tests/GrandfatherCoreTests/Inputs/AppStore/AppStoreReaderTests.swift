@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// App Store files (FORMATS.md §1–5): recognized from their first bytes, read into records
 /// with exact row accounting, each field mapped onto SPEC §2's canonical text.

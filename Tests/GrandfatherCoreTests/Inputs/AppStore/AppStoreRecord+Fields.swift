@@ -1,4 +1,5 @@
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// App Store records' values written in SPEC §2's canonical text, so that assertions read as
 /// the fields a reviewer knows (`"purchase_date": "2023-10-24T12:01:40Z"`).

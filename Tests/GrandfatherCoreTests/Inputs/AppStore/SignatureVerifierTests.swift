@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// FORMATS.md §6: signature and chain checks of App Store JWS, each refusal with its exact reason.
 struct SignatureVerifierTests {

@@ -4,6 +4,7 @@ import SwiftASN1
 import X509
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// A root → intermediate → leaf chain of fresh P-256 keys, shaped like Apple's App Store chain
 /// (the intermediate carries OID 1.2.840.113635.100.6.2.1, the leaf 1.2.840.113635.100.6.11.1),

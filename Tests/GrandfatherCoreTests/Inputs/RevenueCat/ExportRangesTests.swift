@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// An export is read in ranges on every core, its cuts found and its digest made by one pass
 /// beside the parsers (`RangedRead`); a gzipped one is cut first and hashed beside them. Either

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// An export row given as text by column name, as a test writes it.
 struct TextExportRow: ExportValues {

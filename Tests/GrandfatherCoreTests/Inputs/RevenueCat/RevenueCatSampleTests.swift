@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `sample-data/revenuecat/` gives what its README's table says, written from SPEC §4, §5, §9
 /// and docs/RevenueCat.md's readings, not copied from the tool's output.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Canonical data and its RevenueCat twin (issue 16, acceptance 2): the valid rows of a
 /// generated dataset (`GeneratedDataset`), written once as canonical CSV files and once as

@@ -1,4 +1,5 @@
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Why a customer's canonical data has no RevenueCat twin that gives the same result: what
 /// the export, the subscriber responses and the customer list cannot say. A customer may

@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Issue 16, acceptance 2: canonical data and its RevenueCat twin (`TwinData`: an export,
 /// subscriber responses and a customer list) give every customer the RevenueCat shapes can

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// A run's folder name and start, as `ls DIR/runs` and the snapshot's `runs` table show them.
 struct RunRecordTests {

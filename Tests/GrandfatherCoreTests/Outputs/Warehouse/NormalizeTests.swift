@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(TestHooks) @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// `grandfather normalize`: the records `audit` accepts, in the warehouse layout.
 @Suite struct NormalizeTests {

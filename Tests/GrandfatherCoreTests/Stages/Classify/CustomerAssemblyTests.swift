@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Customers assembled from several sources (SPEC §9): per fact the strongest source that has
 /// it wins, a disagreement raises `conflicting_customer_facts`, and §8.7 still holds within

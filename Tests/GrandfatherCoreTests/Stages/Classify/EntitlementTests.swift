@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §4, §6 and §8.13: one grant per (entitlement, source, transaction), and when it ends.
 struct EntitlementTests {

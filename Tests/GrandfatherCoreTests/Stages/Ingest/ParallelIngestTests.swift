@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(TestHooks) @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Parsing a file in ranges at once gives exactly what one pass gives (issue: speed), on data
 /// whose split points sit next to quoted line breaks and CRLF line ends.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// Deliveries of one transaction merge field by field (SPEC §9, Redeliveries): a later one
 /// replaces only the facts its shape states, and each fact keeps the shape that stated it.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §8.5: why a row is rejected, where (file and line), and the accounting of SPEC §6.
 struct RejectionTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GrandfatherCore
+@testable import GrandfatherEngine
 
 /// SPEC §8.6: the timestamp syntax, and zone-less wall times in `default_time_zone`.
 struct TimestampParserTests {

@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Original purchases per day across the cutover, for the report's timeline: how many
 /// customers bought in each of the 60 days before and after, with the edge window marked.
 struct PurchaseDays: Sendable {

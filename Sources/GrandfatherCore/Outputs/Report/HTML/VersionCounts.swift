@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// Customers per original app version on each platform, against the platform's cutover
 /// version: the evidence the version basis decides on.
 struct VersionCounts: Sendable {
