@@ -9,7 +9,7 @@ import GrandfatherEngine
 /// audit.
 public struct AuditSettings: Sendable {
     public var policy: Policy
-    /// The as-of instant (SPEC §5): what is current, what is in the future.
+    /// The as-of instant (SPEC §3): what is current, what is in the future.
     public var asOf: Instant
     /// The present, as the command read it when the run began.
     public var now: Instant

@@ -3,7 +3,7 @@ import GrandfatherEngine
 /// The two answers to "bought before the cutover?" (SPEC §8.10), each absent when the
 /// customer's record cannot give it.
 extension AuditRules {
-    /// The version answer and what the version flags read of it (SPEC §8.10, §8.17, §8.18).
+    /// The version answer and what the version flags read of it (SPEC §8.10, §8.16, §8.17).
     struct VersionAnswer {
         /// Whether the original version is lower than the platform's cutover version; `nil`
         /// without a version, a parseable one, a platform or a cutover version for it.

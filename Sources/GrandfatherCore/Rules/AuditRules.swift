@@ -12,7 +12,7 @@ import GrandfatherEngine
 /// engine folds and lends the values; it never restates a rule.
 final class AuditRules: Sendable {
     let policy: Policy
-    /// The as-of instant (SPEC §5): what is current, what lies in the future.
+    /// The as-of instant (SPEC §3): what is current, what lies in the future.
     let asOf: Instant
     /// The cutover date of the policy (SPEC §3).
     let cutover: Instant

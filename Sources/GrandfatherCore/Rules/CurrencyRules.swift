@@ -11,7 +11,7 @@ extension AuditRules {
     }
 
     /// The currency of one production transaction, `nil` when it is not current:
-    /// - a revoked transaction never is (SPEC §8.12), nor a consumable;
+    /// - a revoked transaction never is (SPEC §8.11), nor a consumable;
     /// - a non-consumable always is;
     /// - a non-renewing one until its purchase plus its product's term (SPEC §3): the policy's
     ///   `term_days` for the product; else the term the run's evidence gives its product

@@ -5,7 +5,7 @@
 extension AuditRules {
     /// The steps that end in `grants` (customer_id, entitlement, source, transaction_id,
     /// expires_date, one row per grant); mirrors `ProductEntitlements`, `EntitlementSource.of`
-    /// and `Classifier.withGrants`.
+    /// and `ProductEntitlements.grants`.
     func grantsSQL(_ sql: SQLContext, transactions: String, verdicts: String) -> [SQLStep] {
         let listed = policy.products.keys.sorted { $0.codePointPrecedes($1) }
         let policyProducts = sql.rows([("product_id", .text)], listed.map { [sql.literal($0)] })
@@ -43,7 +43,7 @@ extension AuditRules {
                 query: fallback),
             SQLStep(
                 name: "transaction_grants", spec: "§8.13, §9 (promotional)",
-                mirrors: "EntitlementSource.of, Classifier.withGrants (Rules/EntitlementRules.swift)",
+                mirrors: "EntitlementSource.of, ProductEntitlements.grants (Rules/EntitlementRules+Grants.swift)",
                 query: """
                     SELECT t.customer_id, g.entitlement,
                         CASE
@@ -68,7 +68,7 @@ extension AuditRules {
                     """),
             SQLStep(
                 name: "grandfathered_grants", spec: "§8.13",
-                mirrors: "Classifier.withGrants (Stages/Classify/Classifier.swift)",
+                mirrors: "ProductEntitlements.grants (Rules/EntitlementRules+Grants.swift)",
                 query: """
                     SELECT v.customer_id, g.entitlement, 'grandfathered' AS source,
                         \(sql.null(.text)) AS transaction_id, \(sql.null(.timestamp)) AS expires_date

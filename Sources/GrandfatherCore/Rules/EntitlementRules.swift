@@ -1,8 +1,9 @@
 /// Each entitlement grant (SPEC §8.13): a grandfathered customer holds the policy's
 /// grandfathered entitlements; every current transaction grants its product's entitlements
 /// (the unknown-product list for a product the policy does not name), through a promotion
-/// (SPEC §9), a grace period, family sharing or a purchase. `Classifier.withGrants` lays a
-/// customer's grants out in `EntitlementGrant` order, each once.
+/// (SPEC §9), a grace period, family sharing or a purchase. `ProductEntitlements.grants`
+/// (EntitlementRules+Grants.swift) lays a customer's grants out in `EntitlementGrant` order,
+/// each once.
 
 extension EntitlementSource {
     /// Where a current transaction's grants come from: a promotion (granted, never bought)

@@ -64,7 +64,7 @@ public enum WarehouseLayout {
             column("is_orphan", .boolean, required: true, "Made from transactions alone (SPEC §8.14)."),
             column(
                 "is_unlinked", .boolean, required: true,
-                "Stands for an App Store subscription no customer identity reached (SPEC §8.22)."),
+                "Stands for an App Store subscription no customer identity reached (SPEC §5, `unlinked_transactions`)."),
             column(
                 "has_conflicting_facts", .boolean, required: true,
                 "Two sources gave this customer different facts (SPEC §9)."),

@@ -85,74 +85,13 @@ public final class Classifier: Sendable {
         rules.entitlements.names[place.name]
     }
 
-    /// Calls `body` with a customer's grants (SPEC §8.13): one per (entitlement, current
-    /// transaction) plus the grandfathered grants, each once, in `EntitlementGrant` order.
-    /// Of versions of one id that make the same grant (a conflicting duplicate), the one with
-    /// the smaller product stands for it, so that input order never shows.
-    ///
-    /// Built in scratch space from positions: no array, no string and no reference count per
-    /// customer, since every report and the snapshot read the grants of a million customers.
-    /// The transactions are read in place for the same reason.
-    ///
-    /// `grantingNothing` is called, before `body`, with the index of each current transaction
-    /// whose product grants no entitlement (it still decides the class, SPEC §8.11).
+    /// Calls `body` with a customer's grants, by the grant rule (`ProductEntitlements.grants`,
+    /// SPEC §8.13), over its current transactions read in place.
     func withGrants<Result>(
         _ activity: borrowing CustomerActivity, _ customerClass: CustomerClass,
         _ body: (ScratchElements<GrantPlace>) throws -> Result, grantingNothing: (Int) -> Void = { _ in }
     ) rethrows -> Result {
-        // SPEC §8.9: an excluded (sandbox) customer holds nothing.
-        let holds = customerClass != .excluded
-        let entitlements = rules.entitlements
-        let grandfathered = customerClass == .grandfathered ? entitlements.grandfathered : 0..<0
-        let most = holds ? grandfathered.count + activity.current.count * entitlements.widest : 0
-        return try ScratchList<GrantPlace>.with(capacity: most) { places in
-            if holds {
-                for name in grandfathered {
-                    places.append(GrantPlace(name: name, source: .grandfathered, transaction: nil))
-                }
-                for index in activity.current.indices {
-                    let source = EntitlementSource.of(
-                        throughGrace: activity.current[index].throughGrace,
-                        familyShared: activity.current[index].familyShared,
-                        promotional: activity.current[index].promotional)
-                    let names = entitlements.of(product: activity.current[index].productID)
-                    if names.isEmpty { grantingNothing(index) }
-                    for name in names { places.append(GrantPlace(name: name, source: source, transaction: index)) }
-                }
-                places.sortFoldingRepeats(by: { precedes($0, $1, activity) }) { kept, repeated in
-                    keep(&kept, orRepeated: repeated, activity)
-                }
-            }
-            return try body(places.elements)
-        }
-    }
-
-    /// Of two places that stand for one grant, keeps the one whose transaction has the smaller
-    /// product (then the earlier transaction), so that input order never shows.
-    private func keep(_ kept: inout GrantPlace, orRepeated repeated: GrantPlace, _ activity: borrowing CustomerActivity)
-    {
-        guard let offered = repeated.transaction, let held = kept.transaction else { return }
-        let (offeredProduct, heldProduct) = (activity.current[offered].productID, activity.current[held].productID)
-        if offeredProduct.codePointPrecedes(heldProduct) || offeredProduct == heldProduct && offered < held {
-            kept.transaction = offered
-        }
-    }
-
-    /// `EntitlementGrant`'s order (entitlement, source, transaction id, expiry) on places.
-    private func precedes(
-        _ lhs: GrantPlace, _ rhs: GrantPlace, _ activity: borrowing CustomerActivity
-    ) -> Bool {
-        let (left, right) = (rules.entitlements.rank[lhs.name], rules.entitlements.rank[rhs.name])
-        if left != right { return left < right }
-        if lhs.source != rhs.source { return lhs.source.rawValue.codePointPrecedes(rhs.source.rawValue) }
-        // A grandfathered grant has no transaction: its id counts as empty, its expiry as earliest.
-        guard let leftIndex = lhs.transaction else { return rhs.transaction != nil }
-        guard let rightIndex = rhs.transaction else { return false }
-        let leftID = activity.current[leftIndex].transactionID
-        let rightID = activity.current[rightIndex].transactionID
-        if leftID != rightID { return leftID.precedes(rightID) }
-        let leftEnd = activity.current[leftIndex].endsAt
-        let rightEnd = activity.current[rightIndex].endsAt
-        return (leftEnd?.microseconds ?? .min) < (rightEnd?.microseconds ?? .min)
+        try rules.entitlements.grants(
+            of: customerClass, current: activity.current, body, grantingNothing: grantingNothing)
     }
 }

@@ -2,7 +2,7 @@
 enum ClassifyStage {
     /// Takes the customers and their activities out of `ledger` and classifies them under
     /// `rules`; customers made for unlinked App Store subscriptions are marked first
-    /// (SPEC §8.22 flags them).
+    /// (SPEC §5 flags them: `unlinked_transactions`).
     static func classify(
         _ ledger: ShardedLedger, under rules: AuditRules, unlinked: Set<String>,
         serviceEntitlements: [String: Set<String>] = [:], hooks: TestHooks

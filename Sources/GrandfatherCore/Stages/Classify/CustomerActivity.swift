@@ -8,7 +8,7 @@ import GrandfatherEngine
 /// how the inputs were split; an exact duplicate folded twice changes nothing.
 struct CustomerActivity: Sendable {
     /// A transaction that is current as of the run, with what the flags and grants need.
-    struct CurrentGrant: Sendable, Hashable {
+    struct CurrentGrant: Sendable, Hashable, GrantingTransaction {
         /// Held in the value: a 16-digit id as a `String` is an object of its own, made per
         /// current transaction and then retained and released by every report that reads it.
         var transactionID: CompactText
