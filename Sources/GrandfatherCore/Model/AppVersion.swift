@@ -6,7 +6,8 @@ import GrandfatherEngine
 /// components count as 0 ("2" = "2.0" = "2.0.0"), and leading zeros are allowed
 /// ("0245" = "245"). Anything else (a sign, a letter, an empty component, a space)
 /// does not parse (SPEC §8.10). The classify stage compares a customer's version text with
-/// a cutover's on bytes, building nothing: `compare(_:with:)`, in AppVersion+Bytes.swift.
+/// a cutover's on bytes, building nothing: `compare(_:with:)`, in AppVersion+Comparison.swift,
+/// by the engine's `VersionText`.
 public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The text as it was given.
     public let text: String

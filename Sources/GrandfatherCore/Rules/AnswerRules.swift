@@ -35,12 +35,12 @@ extension AuditRules {
         versions.contains(platform.index)
     }
 
-    /// `AppVersion.compare` of `text` with the platform's cutover version, `nil` when there is
+    /// `AppVersion.compare`, on bytes, of `text` with the platform's cutover version, `nil` when there is
     /// none or `text` is no version.
     private func compare(_ text: String, platform: Platform) -> (lower: Bool, naivelyLower: Bool)? {
         var text = text
         let compared = versions.withText(platform.index) { version in
-            text.withUTF8 { AppVersion.compare($0, withVersion: version) }
+            text.withUTF8 { VersionText.compare($0, withVersion: version) }
         }
         return compared ?? nil
     }

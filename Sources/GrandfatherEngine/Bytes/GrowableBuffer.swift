@@ -98,10 +98,10 @@ extension GrowableBuffer where Element == UInt8 {
 }
 
 /// Physical line breaks (LF, CRLF, a lone CR) in field bytes.
-public enum LineBreaks {
+enum LineBreaks {
     /// A word-at-a-time test for LF or CR bytes; false means certainly none.
     @inline(__always)
-    public static func mayContain(_ data: UnsafeRawPointer, _ length: Int) -> Bool {
+    static func mayContain(_ data: UnsafeRawPointer, _ length: Int) -> Bool {
         var offset = 0
         while offset + 8 <= length {
             let word = data.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -117,7 +117,7 @@ public enum LineBreaks {
     }
 
     /// Counts line breaks, a CRLF counting once.
-    public static func count(_ data: UnsafeRawPointer, _ length: Int) -> Int {
+    static func count(_ data: UnsafeRawPointer, _ length: Int) -> Int {
         var breaks = 0
         var previous: UInt8 = 0
         for offset in 0..<length {

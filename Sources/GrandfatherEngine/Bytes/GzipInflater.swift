@@ -6,17 +6,17 @@ import Foundation
 /// a stream cut short or corrupt is an input error naming the file, bytes after the last
 /// member that are not another member are too, and a small file that would inflate to fill
 /// the disk is refused as a decompression bomb.
-public enum GzipInflater {
+enum GzipInflater {
     /// The two bytes every gzip member starts with (RFC 1952).
-    public static let magic: [UInt8] = [0x1F, 0x8B]
+    static let magic: [UInt8] = [0x1F, 0x8B]
     /// Deflate compresses at most about 1032 to 1 (a file of one repeated byte), and exports
     /// of real rows nowhere near that: a file that inflates to more than this many times its
     /// size is a bomb, not an export. Judged on the whole stream, every member together. Once
     /// 1000, which a bomb cut into 1 MiB members passed at 996 to 1: 100 leaves deflate's
     /// ceiling far behind, and is the bound Apache POI's `ZipSecureFile` sets by default.
-    public static let maximumRatio = 100
+    static let maximumRatio = 100
     /// Inflated bytes allowed whatever the ratio, so that the ratio is judged on enough data.
-    public static let ratioFreeAllowance = 64 << 20
+    static let ratioFreeAllowance = 64 << 20
     /// Bytes read and inflated at a time: few system calls, and little memory.
     private static let chunkSize = 1 << 20
 
@@ -26,7 +26,7 @@ public enum GzipInflater {
     /// - Throws: `EngineError.input` when the data is truncated, corrupt, followed by
     ///   bytes that are not gzip, or a bomb; `.io` when the file cannot be read; whatever
     ///   `write` throws.
-    public static func inflate(
+    static func inflate(
         _ input: Int32, storedSize: Int, path: String,
         into write: (UnsafeRawBufferPointer) throws(EngineError) -> Void
     ) throws(EngineError) -> Int {
@@ -92,12 +92,12 @@ public enum GzipInflater {
     }
 
     /// The message for a file cut short inside a gzip member.
-    public static let truncated = "gzip data is truncated: the file ends inside a gzip member"
+    static let truncated = "gzip data is truncated: the file ends inside a gzip member"
     /// The message for a decompression bomb.
-    public static let bomb =
+    static let bomb =
         "gzip data inflates to more than \(maximumRatio) times its size; refused as a decompression bomb"
     /// The message for bytes after the last member that do not start another.
-    public static let trailingGarbage = "bytes after the last gzip member are not gzip data (trailing garbage)"
+    static let trailingGarbage = "bytes after the last gzip member are not gzip data (trailing garbage)"
 
     /// The error for `message` at the member starting at `memberStart`, unless that "member"
     /// does not start as one after others did: then it is trailing garbage.

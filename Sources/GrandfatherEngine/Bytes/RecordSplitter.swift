@@ -105,17 +105,17 @@ public enum RecordSplitter {
 
 /// Finds, in a file's bytes given in order from its data start, the first line feed at or
 /// after each target: the cuts of a JSON Lines file, found on the way as `CSVCutFinder`'s.
-public struct LineCutFinder {
+struct LineCutFinder {
     private var pending: ArraySlice<Int>
 
-    public init(targets: [Int]) {
+    init(targets: [Int]) {
         pending = targets[...]
     }
 
-    public var isDone: Bool { pending.isEmpty }
+    var isDone: Bool { pending.isEmpty }
 
     /// Scans the next bytes, which start at file offset `chunkStart`; returns the cuts found.
-    public mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
+    mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
         guard let base = raw.baseAddress else { return [] }
         var cuts: [Int] = []
         while let target = pending.first, target < chunkStart + raw.count {
@@ -133,7 +133,7 @@ public struct LineCutFinder {
 /// quotes at or after each target: the cuts of `RecordSplitter`. Incremental, so that a pass
 /// over the file that does something else with the bytes (hashing them) can find the cuts
 /// on the way.
-public struct CSVCutFinder {
+struct CSVCutFinder {
     /// libcsv's quote states, as far as they decide where records end.
     private enum QuoteState {
         case unquoted
@@ -146,15 +146,15 @@ public struct CSVCutFinder {
     private var state = QuoteState.unquoted
     private var previous: UInt8 = 0x0A  // the data start counts as a line start
 
-    public init(targets: [Int]) {
+    init(targets: [Int]) {
         pending = targets[...]
     }
 
     /// Whether every target has its cut.
-    public var isDone: Bool { pending.isEmpty }
+    var isDone: Bool { pending.isEmpty }
 
     /// Scans the next bytes, which start at file offset `chunkStart`; returns the cuts found.
-    public mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
+    mutating func scan(_ raw: UnsafeRawBufferPointer, at chunkStart: Int) -> [Int] {
         guard let base = raw.baseAddress else { return [] }
         let count = raw.count
         var cuts: [Int] = []

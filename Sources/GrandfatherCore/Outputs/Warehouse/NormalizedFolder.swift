@@ -131,29 +131,29 @@ public enum NormalizedFolder {
         out.appendRaw(WarehouseLayout.customers.header)
         let comma = UInt8(ascii: ",")
         audit.customers.forEachVerdict { customer, _, _ in
-            out.appendWarehouseCell(customer.id)
+            out.appendPlainCell(customer.id)
             out.append(comma)
-            out.appendWarehouseCell(customer.platform?.rawValue)
+            out.appendPlainCell(customer.platform?.rawValue)
             out.append(comma)
-            out.appendWarehouseCell(customer.originalAppVersion)
+            out.appendPlainCell(customer.originalAppVersion)
             out.append(comma)
-            out.appendWarehouseCell(customer.originalPurchaseDate)
+            out.appendPlainCell(customer.originalPurchaseDate)
             out.append(comma)
-            out.appendWarehouseCell(customer.environment.rawValue)
+            out.appendPlainCell(customer.environment.rawValue)
             out.append(comma)
-            out.appendWarehouseCell(customer.preorderDate)
+            out.appendPlainCell(customer.preorderDate)
             out.append(comma)
-            out.appendWarehouseCell(customer.storefront)
+            out.appendPlainCell(customer.storefront)
             out.append(comma)
-            out.appendWarehouseCell(customer.isOrphan)
+            out.appendPlainCell(customer.isOrphan)
             out.append(comma)
-            out.appendWarehouseCell(customer.isUnlinked)
+            out.appendPlainCell(customer.isUnlinked)
             out.append(comma)
-            out.appendWarehouseCell(customer.provenance.hasConflictingFacts)
+            out.appendPlainCell(customer.provenance.hasConflictingFacts)
             out.append(comma)
-            out.appendWarehouseCell(customer.provenance.rowSource?.code)
+            out.appendPlainCell(customer.provenance.rowSource?.code)
             out.append(comma)
-            out.appendWarehouseCell(audit.serviceEntitlements[customer.id] != nil)
+            out.appendPlainCell(audit.serviceEntitlements[customer.id] != nil)
             out.append(UInt8(ascii: "\n"))
         }
         return out
@@ -209,7 +209,7 @@ public enum NormalizedFolder {
     private static func appendRow(_ cells: [String?], to out: ByteBuffer) {
         for (index, cell) in cells.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.appendWarehouseCell(cell)
+            out.appendPlainCell(cell)
         }
         out.append(UInt8(ascii: "\n"))
     }

@@ -1,39 +1,9 @@
 import GrandfatherEngine
 
-/// Cells of the warehouse layout (`WarehouseLayout`): plain RFC 4180, instants in UTC with all
-/// six fraction digits, booleans as `true`/`false`, an absent value as an empty cell. A
-/// normalized run writes one row per accepted transaction, tens of millions of them, so a row
-/// is formatted straight from its batch's bytes.
+/// A transaction as a row of the warehouse layout (`WarehouseLayout`), in the engine's plain
+/// cells. A normalized run writes one row per accepted transaction, tens of millions of them,
+/// so a row is formatted straight from its batch's bytes.
 extension ByteBuffer {
-    /// Appends text as it is (a header line).
-    func appendRaw(_ text: String) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Appends a text cell, or an empty cell for an absent one.
-    func appendWarehouseCell(_ text: String?) {
-        guard var text else { return }
-        text.withUTF8 { appendPlainCSVCell(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Appends an instant as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, or an empty cell.
-    func appendWarehouseCell(_ instant: Instant?) {
-        guard let instant else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.maximumISO8601Length) { buffer in
-            guard let base = buffer.baseAddress, let length = instant.writeISO8601(into: base, allDigits: true) else {
-                // Outside years 0000–9999, which no accepted row holds (SPEC §9, "Instants").
-                appendWarehouseCell(instant.iso8601)
-                return
-            }
-            append(UnsafeRawBufferPointer(start: base, count: length))
-        }
-    }
-
-    func appendWarehouseCell(_ value: Bool) {
-        appendWarehouseCell(value ? "true" : "false")
-    }
-
     /// Appends the transaction at `row` of `batch` in `WarehouseLayout.transactions`' columns.
     /// `sources` keeps each provenance's text as it is first made: a run has a handful, and
     /// making one per row cost a string each.
@@ -52,33 +22,33 @@ extension ByteBuffer {
         append(comma)
         text(transaction.productID)
         append(comma)
-        appendWarehouseCell(transaction.productType.rawValue)
+        appendPlainCell(transaction.productType.rawValue)
         append(comma)
-        appendWarehouseCell(transaction.purchaseDate)
+        appendPlainCell(transaction.purchaseDate)
         append(comma)
-        appendWarehouseCell(transaction.expiresDate)
+        appendPlainCell(transaction.expiresDate)
         append(comma)
-        appendWarehouseCell(transaction.revocationDate)
+        appendPlainCell(transaction.revocationDate)
         append(comma)
-        appendWarehouseCell(transaction.ownership.rawValue)
+        appendPlainCell(transaction.ownership.rawValue)
         append(comma)
-        appendWarehouseCell(transaction.environment.rawValue)
+        appendPlainCell(transaction.environment.rawValue)
         append(comma)
         text(transaction.price)
         append(comma)
         text(transaction.currency)
         append(comma)
-        appendWarehouseCell(transaction.renewalState?.rawValue)
+        appendPlainCell(transaction.renewalState?.rawValue)
         append(comma)
-        appendWarehouseCell(transaction.gracePeriodExpiresDate)
+        appendPlainCell(transaction.gracePeriodExpiresDate)
         append(comma)
-        appendWarehouseCell(transaction.isPromotional)
+        appendPlainCell(transaction.isPromotional)
         append(comma)
-        appendWarehouseCell(transaction.termEnds)
+        appendPlainCell(transaction.termEnds)
         append(comma)
         let provenance = transaction.provenance
         if sources[provenance.bits] == nil { sources[provenance.bits] = Array(provenance.described.utf8) }
-        sources[provenance.bits]?.withUnsafeBytes { appendPlainCSVCell($0) }
+        if let text = sources[provenance.bits] { appendPlainCSVCell(text) }
         append(UInt8(ascii: "\n"))
     }
 }

@@ -1,19 +1,12 @@
-/// `AppVersion`'s comparison of version text on bytes: the classify stage compares every
-/// customer's version with the cutover's, on every core, so nothing is built and nothing is
-/// retained. It answers as `<` and `naivelyPrecedes` do (the version fuzzer checks that).
-extension AppVersion {
-    /// Compares version text with a parsed version without building one: `nil` when the text
-    /// does not parse, else whether it is lower and whether plain string comparison (by code
-    /// points) says it is lower — the two answers `naive_version_trap` compares.
-    static func compare(_ text: String, with other: AppVersion) -> (lower: Bool, naivelyLower: Bool)? {
-        var text = text
-        var otherText = other.text
-        return text.withUTF8 { mine in otherText.withUTF8 { theirs in compare(mine, withVersion: theirs) } }
-    }
-
-    /// `compare(_:with:)` on bytes: `other` is the text of a valid version, walked component
-    /// by component beside the text.
-    static func compare(
+/// Dotted version text compared component by component as integers, on bytes: a caller
+/// compares millions of versions with one, on every core, so nothing is built and nothing is
+/// retained.
+public enum VersionText {
+    /// Compares version text with the text of a valid version (digits between single dots):
+    /// `nil` when `bytes` is no such text, else whether it is lower (components as integers,
+    /// leading zeros ignored, a missing component 0) and whether plain byte order says it is
+    /// lower. `other` is walked component by component beside the text.
+    public static func compare(
         _ bytes: UnsafeBufferPointer<UInt8>, withVersion other: UnsafeBufferPointer<UInt8>
     ) -> (lower: Bool, naivelyLower: Bool)? {
         let dot = UInt8(ascii: ".")
