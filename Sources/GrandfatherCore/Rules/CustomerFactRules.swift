@@ -4,6 +4,10 @@
 /// is used; a platform that is only a store, which counts only where no other source gives
 /// one, disagrees with nobody). Within one source, the first row of an id wins (SPEC §8.7)
 /// before this applies.
+///
+/// These rules have no SQL twin: `normalize` writes each customer already assembled, with the
+/// source of each fact (`customers`, `customer_fact_sources`), so the warehouse script starts
+/// after them.
 enum CustomerFactRules {
     /// What a customer row is to the row already kept for its id.
     enum Repeat: Equatable {
