@@ -55,7 +55,10 @@ add up to it: `grandfather normalize` of the same files (gf-normalize), and the 
 `grandfather sql --dialect duckdb --load` run in DuckDB with the result tables exported
 (duckdb-sql, warehouse/run.py, on the folder the first round's normalize wrote). It prints
 the path's total against both, and exits 1 unless the SQL's classes and flags are the
-snapshot's for every customer.
+snapshot's for every customer. It then runs the SQL once more, untimed, under DuckDB's
+profiler (warehouse/run.py --profile) and prints what each statement scanned: rows, the bytes
+its scans yielded (the columns it reads, as a warehouse billing by bytes scanned counts
+them), bytes read from disk, peak buffer memory and time.
 
 With --revenuecat-files (the default shape only) it then writes the data as a team holding
 RevenueCat has it, from the canonical files and the canonical run's snapshot
@@ -404,6 +407,27 @@ def fail_run(name, code, log_path):
     log("bench: error: %s exited %d; its stderr (%s.stderr):\n%s" % (name, code, log_path,
                                                                      err[-4000:]))
     sys.exit(1)
+
+
+def print_sql_profile(sql_cmd, path):
+    """Runs the SQL once more, untimed, under DuckDB's profiler (warehouse/run.py --profile)
+    and prints what each statement scanned: the bytes a warehouse that bills by bytes
+    scanned would count (DuckDB's scans yield only the columns a query reads), beside the
+    rows, the time under the profiler, peak buffer memory and bytes spilled."""
+    subprocess.run(sql_cmd[:-1] + ["--profile", rel(path), sql_cmd[-1]], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        records = json.load(f)
+    print("What each statement of the SQL scanned (DuckDB's profiler, one untimed run; %s):" % rel(path))
+    print("  %-24s %12s %10s %10s %10s %9s" % ("statement", "rows", "scanned", "from disk", "peak buf", "seconds"))
+    for r in records:
+        print("  %-24s %12d %10s %10s %10s %9.2f%s" % (
+            r["statement"][:24], r["rows_scanned"], human_size(r["bytes_scanned"]),
+            human_size(r["bytes_read_from_disk"]), human_size(r["peak_buffer_bytes"]), r["seconds"],
+            "  spilled %s" % human_size(r["bytes_spilled"]) if r["bytes_spilled"] else ""))
+    print("  %-24s %12d %10s %10s" % ("all", sum(r["rows_scanned"] for r in records),
+                                       human_size(sum(r["bytes_scanned"] for r in records)),
+                                       human_size(sum(r["bytes_read_from_disk"] for r in records))))
 
 
 def human_size(n):
@@ -799,6 +823,7 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
         print("The SQL in DuckDB and grandfather give the same classes and flags: %s" % ("yes" if same else "NO"))
         if not same:
             failures.append("the SQL path and grandfather disagree")
+        print_sql_profile(sql_cmd, os.path.join(work, "sql-profile.json"))
     if reference:
         identical = reference_check(reference, gf_cmd, gf_out,
                                     os.path.join(work, "grandfather-%d" % a.runs), work, "csv")

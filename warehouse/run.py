@@ -1,6 +1,7 @@
 """Runs grandfather's SQL on normalize folders and exports the result tables.
 
-    scripts/warehouse-run --engine duckdb|spark [--master URL] [--sql FILE] [--prefix gf_] DIR [DIR ...]
+    scripts/warehouse-run --engine duckdb|spark [--master URL] [--sql FILE] [--prefix gf_]
+                          [--profile FILE] DIR [DIR ...]
 
 Each DIR is a `grandfather normalize` folder. The script run on it is DIR/audit.sql (or
 --sql FILE, with one DIR), which `grandfather sql --load DIR` writes. The three result
@@ -9,6 +10,12 @@ gf_entitlements.csv (header row, RFC 4180, instants as ISO-8601 UTC with `Z` and
 fraction digits, sorted), with engine.json naming the engine: what
 `grandfather audit --results DIR` reads. Spark runs every DIR in one session (local[2] by
 default; docs/Warehouse.md, "When one machine is not enough", for a cluster).
+
+--profile FILE (DuckDB, one DIR) runs the script a statement at a time under DuckDB's
+profiler and writes, per statement, what it read: the rows and bytes its scans produced
+(the columns a scan reads, as a warehouse that bills by bytes scanned counts them), the
+bytes read from disk, its time, peak buffer memory and bytes spilled (`scripts/bench --sql`
+prints them).
 """
 
 import argparse
@@ -100,7 +107,60 @@ def literal(text):
     return "'" + text.replace("'", "''") + "'"
 
 
-def run_duckdb(folders, scripts, prefix):
+# The table a statement creates, which names it in a profile.
+CREATED = re.compile(r"CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?TABLE\s+(\S+)", re.IGNORECASE)
+
+
+def scanned(operator):
+    """Rows and bytes the scans under `operator` produced (a scan yields only the columns the
+    query reads)."""
+    rows = size = 0
+    if operator.get("type") == "TABLE_SCAN":
+        rows += operator.get("intermediate_rows", 0)
+        size += operator.get("intermediate_size_bytes", 0)
+    for child in operator.get("children", []):
+        more_rows, more_size = scanned(child)
+        rows += more_rows
+        size += more_size
+    return rows, size
+
+
+def profiled(con, script, path):
+    """Runs `script` a statement at a time under DuckDB's JSON profiler; returns one record
+    per statement."""
+    import duckdb
+
+    con.execute("PRAGMA enable_profiling = 'json'")
+    con.execute(f"PRAGMA profiling_output = {literal(path)}")
+    records = []
+    for statement in statements(script):
+        try:
+            con.execute(statement)
+        except duckdb.Error as error:
+            raise SystemExit(f"warehouse-run: DuckDB failed: {error}")
+        with open(path, encoding="utf-8") as handle:
+            profile = json.load(handle)
+        created = CREATED.search(statement)
+        rows, size = 0, 0
+        for operator in profile.get("operator", []):
+            more_rows, more_size = scanned(operator)
+            rows += more_rows
+            size += more_size
+        query, system, io = profile.get("query", {}), profile.get("system", {}), profile.get("io", {})
+        records.append({
+            "statement": created.group(1) if created else " ".join(statement.split())[:60],
+            "seconds": round(query.get("total_time", 0.0), 3),
+            "rows_scanned": rows,
+            "bytes_scanned": size,
+            "bytes_read_from_disk": io.get("total_bytes_read", 0),
+            "peak_buffer_bytes": system.get("peak_buffer_memory", 0),
+            "bytes_spilled": system.get("total_bytes_spilled", 0),
+        })
+    con.execute("PRAGMA disable_profiling")
+    return records
+
+
+def run_duckdb(folders, scripts, prefix, profile=None):
     import duckdb
 
     for folder, script in zip(folders, scripts):
@@ -121,10 +181,14 @@ def run_duckdb(folders, scripts, prefix):
             con.execute(f"SET temp_directory = {literal(os.path.join(scratch, 'spill'))}")
             # Exports sort explicitly; the order of rows inside the script's tables is free.
             con.execute("SET preserve_insertion_order = false")
-            try:
-                con.execute(script)
-            except duckdb.Error as error:
-                raise SystemExit(f"warehouse-run: {folder}: DuckDB failed: {error}")
+            if profile:
+                atomic_text(profile, json.dumps(profiled(con, script, os.path.join(scratch, "profile.json")),
+                                                indent=1) + "\n")
+            else:
+                try:
+                    con.execute(script)
+                except duckdb.Error as error:
+                    raise SystemExit(f"warehouse-run: {folder}: DuckDB failed: {error}")
             for table, columns in RESULTS.items():
                 select = ", ".join(
                     f"strftime({c}, '%Y-%m-%dT%H:%M:%S.%fZ') AS {c}" if c in INSTANTS else c for c in columns)
@@ -186,10 +250,14 @@ def main():
     parser.add_argument("--master", default="local[2]", help="Spark's master URL (default local[2])")
     parser.add_argument("--sql", help="the script to run (default DIR/audit.sql)")
     parser.add_argument("--prefix", default="gf_", help="the prefix the script was written with")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="DuckDB, one DIR: write what each statement scanned to FILE (JSON)")
     parser.add_argument("folders", nargs="+", metavar="DIR")
     args = parser.parse_args()
     if args.sql and len(args.folders) != 1:
         parser.error("--sql names the script of one DIR")
+    if args.profile and (args.engine != "duckdb" or len(args.folders) != 1):
+        parser.error("--profile is for DuckDB and one DIR")
     problem = prefix_problem(args.prefix)
     if problem:
         parser.exit(2, f"warehouse-run: --prefix {args.prefix!r}: {problem}\n")
@@ -204,7 +272,7 @@ def main():
         except OSError as error:
             raise SystemExit(f"warehouse-run: cannot read {path}: {error.strerror}")
     if args.engine == "duckdb":
-        run_duckdb(args.folders, scripts, args.prefix)
+        run_duckdb(args.folders, scripts, args.prefix, args.profile)
     else:
         run_spark(args.folders, scripts, args.prefix, args.master)
 

@@ -149,6 +149,38 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cli.path("w/customers.csv")))
     }
 
+    /// `--profile` runs the script a statement at a time under DuckDB's profiler: the exports
+    /// are the plain run's, byte for byte, and the profile names every table the script creates,
+    /// in order, with the rows and bytes its scans read (the load of the transactions scans
+    /// every row of the file; the rules' steps read what the loads made).
+    @Test func aProfiledRunExportsTheSameAndNamesEveryStatement() throws {
+        let cli = try CLI()
+        let folder = try Self.prepare(try Self.dataSets[0], engine: "duckdb", in: cli)
+        let plain = try Self.warehouseRun(engine: "duckdb", folders: [folder])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let exports = ["gf_customers.csv", "gf_customer_flags.csv", "gf_entitlements.csv"]
+        let before = try exports.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) }
+        let profile = cli.path("profile.json")
+        let profiled = try Self.warehouseRun(engine: "duckdb", folders: [folder], options: ["--profile", profile])
+        try #require(profiled.status == 0, "\(profiled.stderr)")
+        #expect(try exports.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) } == before)
+
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: profile)))
+                as? [[String: Any]])
+        let script = try String(contentsOfFile: folder + "/audit.sql", encoding: .utf8)
+        let created = script.matches(of: try Regex(#"CREATE (?:OR REPLACE )?(?:TEMP(?:ORARY)? )?TABLE (\S+)"#))
+            .compactMap { $0.output[1].substring.map(String.init) }
+        #expect(records.compactMap { $0["statement"] as? String } == created)
+        func record(_ name: String) -> [String: Any]? { records.first { $0["statement"] as? String == name } }
+        let transactionRows =
+            try String(contentsOfFile: folder + "/transactions.csv", encoding: .utf8)
+            .split(separator: "\n").count - 1
+        #expect(record("transactions")?["rows_scanned"] as? Int == transactionRows)
+        #expect((record("gf_transaction_facts")?["bytes_scanned"] as? Int ?? 0) > 0)
+        #expect(records.allSatisfy { ($0["seconds"] as? Double ?? -1) >= 0 && $0["bytes_spilled"] as? Int == 0 })
+    }
+
     /// A result the records do not give stops the run before anything is written, naming the
     /// customer and both answers; without engine.json the engine is unknown.
     @Test func resultsThatDifferFromTheRecordsAreRefused() throws {
@@ -241,10 +273,10 @@ import Testing
             inputs: ["customers.csv", "transactions.csv"])
     }
 
-    static func warehouseRun(engine: String, folders: [String]) throws -> CLI.Result {
+    static func warehouseRun(engine: String, folders: [String], options: [String] = []) throws -> CLI.Result {
         let process = Process()
         process.executableURL = repository.appendingPathComponent("scripts/warehouse-run")
-        process.arguments = ["--engine", engine] + folders
+        process.arguments = ["--engine", engine] + options + folders
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
