@@ -141,11 +141,7 @@ def profiled(con, script, path):
         with open(path, encoding="utf-8") as handle:
             profile = json.load(handle)
         created = CREATED.search(statement)
-        rows, size = 0, 0
-        for operator in profile.get("operator", []):
-            more_rows, more_size = scanned(operator)
-            rows += more_rows
-            size += more_size
+        rows, size = scanned({"children": profile.get("operator", [])})
         query, system, io = profile.get("query", {}), profile.get("system", {}), profile.get("io", {})
         records.append({
             "statement": created.group(1) if created else " ".join(statement.split())[:60],
