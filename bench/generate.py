@@ -30,7 +30,31 @@ describes their own export in these terms (e.g. `--consumable-share 0.14
   --ids default|revenuecat   customer ids `c` + 8 hex digits and 16-digit transaction ids
                              (default), or RevenueCat's `$RCAnonymousID:` + 32 lower-case hex
                              digits and 19-digit transaction ids (original_transaction_id
-                             alike)
+                             alike); the next two options override the part each names
+  --customer-ids STYLE       customer ids only (overriding --ids for them): default (`c` + 8
+                             hex digits, 9 bytes), revenuecat (`$RCAnonymousID:` + 32 hex
+                             digits, 47 bytes), uuid (36-character lower-case UUID text
+                             8-4-4-4-12, version 4, from a bijection of 122 bits of the
+                             customer's index) or length:MIN-MAX / length:N (6 <= MIN <= MAX
+                             <= 128; each customer's length drawn uniformly from MIN..MAX: 6
+                             base-32 characters [0-9a-v] of a bijection of 30 bits of the index,
+                             then filler of [a-z0-9_-] from a hash of the index). Unique: ids
+                             of one length differ in their bijection's bits, and customers are
+                             fewer than 2^30 (50M at most). Swift keeps a string of up to 15
+                             UTF-8 bytes inline and allocates for a longer one: default ids are
+                             under that line, revenuecat and uuid ids over it, and length:6-64
+                             puts 83% of the customers over it
+  --transaction-id-length MIN-MAX|N
+                             transaction ids of MIN..MAX decimal digits (10 <= MIN <= MAX <=
+                             128), each length drawn uniformly per transaction: a digit 1-9,
+                             filler digits from a hash, then MIN - 1 digits of a bijection of
+                             a unique key (a count of the transactions written, history
+                             extension rows apart), so ids of one length differ there. A
+                             subscription's original_transaction_id is its first transaction's
+                             id, as always. Overrides --ids for transaction ids (default: 16
+                             digits, 19 with --ids revenuecat); the generator stops with an
+                             error past 10^(MIN-1) / 2 transactions (or extension rows), 500M
+                             at MIN 10
   --order scattered|time|customer
                              transaction rows scattered over the file (default: 256
                              temporary buckets, each shuffled), sorted by purchase_date across
@@ -69,8 +93,14 @@ describes their own export in these terms (e.g. `--consumable-share 0.14
                              quoted fields stay as written)
   --bom                      a UTF-8 BOM at the start of both files
 
+The id options draw nothing from the random streams the other parameters use: the rows
+are those the same options give without them, ids aside (a tie that a transaction id
+breaks, in time order or in a customer's latest auto-renewable, may fall the other way).
+
 --shape NAME sets one of these presets; options given as well override the preset's values.
-With --customers 1000000 (seed 1), as measured (customers rows / transaction rows):
+With --customers 1000000 (seed 1), as measured (customers rows / transaction rows; for the
+last three, not measured at 1M: their id options change no row, so their counts are the
+default's and one-time-heavy's, which they equal row for row at 20,000 customers):
 
   shape             parameters                      what it stands for                rows
   default           (none)                          today's data                      995K / 9.94M
@@ -90,9 +120,22 @@ With --customers 1000000 (seed 1), as measured (customers rows / transaction row
   messy             --rejected-rows 0.001           0.1% rejected rows, 2% of rows    995K / 9.94M
                     --quoted-fields 0.02            with a quoted comma and line
                     --crlf --bom                    break, CRLF line ends, a BOM
+  uuid-ids          --customer-ids uuid             customer ids of 36-character      995K / 9.94M
+                                                    UUID text (over Swift's 15-byte
+                                                    inline strings)
+  mixed-ids         --customer-ids length:6-64      customer ids of 6-64 characters   995K / 9.94M
+                    --transaction-id-length 10-24   (83% of 16 bytes or more),
+                                                    transaction ids of 10-24 digits
+  varied            --customer-ids length:6-64      an export from another            995K / 11.3M
+                    --transaction-id-length 10-24   generator: mixed-ids' ids with
+                    --consumable-share 0.14         one-time-heavy's mix, but half
+                    --non-consumable-share 0.02     the auto-renewable rows without
+                    --renewal-state-absent 0.5      renewal_state
 
 The manifest of a shape other than the default (history factor aside) also holds its
-`parameters` and `generator_options`, and the counts of what the parameters did.
+`parameters` and `generator_options`, and the counts of what the parameters did; its
+`parameters` leave out --customer-ids and --transaction-id-length when they are not given
+(so manifests written before they existed stay as they were).
 
 Compatibility with bench/baseline_duckdb.py (fixed policy: bench/policy.json, as-of
 2026-11-01T00:00:00Z). The script implements a subset of SPEC and reads the CSV literally,
@@ -114,6 +157,12 @@ row):
 - transactions of one customer never tie on (purchase_date, transaction_id) with different
   renewal_state; conflicting duplicates differ in price only;
 - customer ids are unique in customers.csv;
+- no id holds a comma, quote or line break (customer ids are `c` and hex, `$RCAnonymousID:`
+  and hex, UUID text, or [a-z0-9_-]; transaction ids are decimal digits): the three fields
+  before product_id are never quoted. Transaction ids of different lengths (time order,
+  --transaction-id-length) order as text in both SPEC and the SQL (the latest auto-renewable:
+  greatest purchase_date, then transaction_id; the SQL's arg_max over VARCHAR), and so in the
+  generator (the grandfathered rule below);
 - no field holds a quote character: the script's CSV sniffer settles on no escape
   character from a sample without one, and then fails on a `""` further on;
 - the first transaction row of a file in time or customer order (--order) that has a
@@ -131,6 +180,7 @@ row):
 import argparse
 import calendar
 import datetime
+import hashlib
 import json
 import os
 import random
@@ -170,6 +220,8 @@ PARAMETERS = {
     "customers_factor": 1,
     "history_factor": 1,
     "ids": "default",
+    "customer_ids": None,  # None: as --ids says
+    "transaction_id_length": None,  # None: as --ids says (16 digits, 19 with revenuecat)
     "order": "scattered",
     "shallow": False,
     "consumable_share": 0.0,
@@ -195,7 +247,17 @@ SHAPES = {
                          "five times the customers, one or two transactions each"),
     "messy": ({"rejected_rows": 0.001, "quoted_fields": 0.02, "crlf": True, "bom": True},
               "rejected rows, quoted fields with line breaks, CRLF, a BOM"),
+    "uuid-ids": ({"customer_ids": "uuid"}, "customer ids of 36-character UUID text"),
+    "mixed-ids": ({"customer_ids": "length:6-64", "transaction_id_length": "10-24"},
+                  "customer ids of 6-64 characters, transaction ids of 10-24 digits"),
+    "varied": ({"customer_ids": "length:6-64", "transaction_id_length": "10-24",
+                "consumable_share": 0.14, "non_consumable_share": 0.02,
+                "renewal_state_absent": 0.5},
+               "an export from another generator: mixed id lengths, many one-time purchases"),
 }
+# Parameters added after data sets were written without them: the manifest's `parameters`
+# holds them only when they are set, so that those data sets' manifests stay as they were.
+LATER_PARAMETERS = ("customer_ids", "transaction_id_length")
 
 
 def shape_parameters(shape, **given):
@@ -225,6 +287,52 @@ def parameter_options(params):
         else:
             out += [option, str(value)]
     return out
+
+
+# --customer-ids length:MIN-MAX and --transaction-id-length MIN-MAX (module doc)
+CUSTOMER_ID_MIN = 6  # the unique key: 30 bits in 6 base-32 characters
+TRANSACTION_ID_MIN = 10  # the unique key: 9 decimal digits after the leading one
+ID_MAX = 128
+
+
+def id_lengths(text, lowest):
+    """(MIN, MAX) of "MIN-MAX" or "N" with lowest <= MIN <= MAX <= ID_MAX; else ValueError."""
+    low, dash, high = text.partition("-")
+    if not (low.isascii() and low.isdigit()) or \
+            (dash and not (high.isascii() and high.isdigit())):
+        raise ValueError("%r is not N or MIN-MAX" % text)
+    low, high = int(low), int(high) if dash else int(low)
+    if low < lowest:
+        raise ValueError("%r: the shortest must be at least %d (shorter ids could not be "
+                         "shown unique)" % (text, lowest))
+    if high > ID_MAX or low > high:
+        raise ValueError("%r: MIN must be at most MAX, and MAX at most %d" % (text, ID_MAX))
+    return low, high
+
+
+def lengths_text(low, high):
+    return "%d" % low if low == high else "%d-%d" % (low, high)
+
+
+def customer_id_style(text):
+    """--customer-ids: default, revenuecat, uuid, length:MIN-MAX or length:N (canonical)."""
+    if text in ("default", "revenuecat", "uuid"):
+        return text
+    if text.startswith("length:"):
+        try:
+            return "length:" + lengths_text(*id_lengths(text[len("length:"):], CUSTOMER_ID_MIN))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    raise argparse.ArgumentTypeError("%r is not default, revenuecat, uuid, length:MIN-MAX or "
+                                     "length:N" % text)
+
+
+def transaction_id_length(text):
+    """--transaction-id-length: MIN-MAX or N (canonical)."""
+    try:
+        return lengths_text(*id_lengths(text, TRANSACTION_ID_MIN))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def csv_field(s):
@@ -317,6 +425,14 @@ def is_current(t):
 
 
 MASK128 = (1 << 128) - 1
+MASK122 = (1 << 122) - 1
+MASK64 = (1 << 64) - 1
+MASK30 = (1 << 30) - 1
+BASE32 = "0123456789abcdefghijklmnopqrstuv"
+# a byte of a hash -> a filler character of [a-z0-9_-] (256 = 6 * 38 + 28: near uniform)
+ID_FILLER = bytes.maketrans(bytes(range(256)),
+                            (b"abcdefghijklmnopqrstuvwxyz0123456789_-" * 7)[:256])
+TID_MULT = 2654435761  # a prime: key * TID_MULT modulo 10^m is a bijection of [0, 10^m)
 
 
 class Generator:
@@ -332,11 +448,31 @@ class Generator:
         self.messy = random.Random("messy-%d" % seed)
         self.k = params["history_factor"]
         self.shallow = params["shallow"]
-        self.revenuecat_ids = params["ids"] == "revenuecat"
+        # --ids sets both kinds of id; --customer-ids and --transaction-id-length override
+        # the kind each names. No id draws from a stream another parameter draws from.
+        self.revenuecat_ids = params["ids"] == "revenuecat"  # the transaction ids
+        self.cid_style = params["customer_ids"] or params["ids"]
         self.id_mult = 0x9E3779B1
         self.id_offset = random.Random("ids-%d" % seed).getrandbits(32)
-        if self.revenuecat_ids:
+        if self.cid_style == "revenuecat":
             self.id_offset128 = random.Random("revenuecat-ids-%d" % seed).getrandbits(128)
+        elif self.cid_style == "uuid":
+            self.uuid_offset = random.Random("uuid-ids-%d" % seed).getrandbits(122)
+        elif self.cid_style.startswith("length:"):
+            self.cid_min, self.cid_max = id_lengths(self.cid_style[len("length:"):],
+                                                    CUSTOMER_ID_MIN)
+            self.length_offset = random.Random("length-ids-%d" % seed).getrandbits(30)
+            self.length_salt = ("length-ids-%d-" % seed).encode()
+        self.tid_lengths = params["transaction_id_length"] is not None
+        if self.tid_lengths:
+            self.tid_min, tid_max = id_lengths(params["transaction_id_length"], TRANSACTION_ID_MIN)
+            self.tid_span = tid_max - self.tid_min + 1
+            self.tid_cap = 10 ** (self.tid_min - 1)  # keys: regular 2n, history extension 2n+1
+            ids = random.Random("transaction-ids-%d" % seed)
+            self.tid_offset = ids.randrange(self.tid_cap)
+            self.tid_salt = ids.getrandbits(64)
+            self.tid_regular = 0
+            self.tid_extension = 0
         self.stats = {"customers_rows": 0, "transactions_rows": 0, "sandbox_customers": 0,
                       "orphan_customers": 0, "orphan_transactions": 0,
                       "sandbox_transactions": 0, "exact_duplicate_rows": 0,
@@ -353,14 +489,56 @@ class Generator:
         self.sandbox_tx_customers = []
 
     def customer_id(self, i):
-        if self.revenuecat_ids:
+        style = self.cid_style
+        if style == "default":
+            return "c%08x" % (((i + self.id_offset) * self.id_mult) & 0xFFFFFFFF)
+        if style == "revenuecat":
             # a bijection of 128 bits (odd multipliers and xor-shifts), so ids are unique
             x = ((i + self.id_offset128) * 0x9E3779B97F4A7C15F39CC0605CEDC835) & MASK128
             x ^= x >> 67
             x = (x * 0xD6E8FEB86659FD93C2B2AE3D27D4EB4F) & MASK128
             x ^= x >> 59
             return "$RCAnonymousID:%032x" % x
-        return "c%08x" % (((i + self.id_offset) * self.id_mult) & 0xFFFFFFFF)
+        if style == "uuid":
+            # a bijection of 122 bits, written around a version-4 UUID's fixed bits (the
+            # version nibble 4, the variant bits 10): unique, as the bits map one to one
+            x = ((i + self.uuid_offset) * 0x9E3779B97F4A7C15F39CC0605CEDC835) & MASK122
+            x ^= x >> 61
+            x = (x * 0xD6E8FEB86659FD93C2B2AE3D27D4EB4F) & MASK122
+            x ^= x >> 57
+            head = "%012x" % (x >> 74)
+            return "%s-%s-4%03x-%04x-%012x" % (head[:8], head[8:], (x >> 62) & 0xFFF,
+                                               0x8000 | ((x >> 48) & 0x3FFF), x & 0xFFFFFFFFFFFF)
+        # length:MIN-MAX: a bijection of 30 bits (customers are fewer than 2^30) as 6 base-32
+        # characters, so ids of one length differ there, then filler from a hash of i
+        x = ((i + self.length_offset) * 0x2545F491) & MASK30
+        x ^= x >> 15
+        x = (x * 0x2C1B3C6D) & MASK30
+        x ^= x >> 13
+        key = "".join(BASE32[(x >> shift) & 31] for shift in (25, 20, 15, 10, 5, 0))
+        h = hashlib.shake_128(self.length_salt + i.to_bytes(8, "little")).digest(
+            8 + self.cid_max - CUSTOMER_ID_MIN)
+        n = self.cid_min + int.from_bytes(h[:8], "little") % (self.cid_max - self.cid_min + 1)
+        return key + h[8:8 + n - CUSTOMER_ID_MIN].translate(ID_FILLER).decode("ascii")
+
+    def tid_text(self, key):
+        """--transaction-id-length: the id of a unique key, of a length drawn from MIN..MAX: a
+        digit 1-9, filler digits, and MIN - 1 digits of a bijection of the key. Ids of one
+        length differ in those last digits, so all are unique."""
+        if key >= self.tid_cap:
+            raise SystemExit("generate: error: more transactions than ids of %d digits hold: "
+                             "raise --transaction-id-length's minimum" % self.tid_min)
+        y = ((key + self.tid_salt) * 0x9E3779B97F4A7C15) & MASK64
+        y ^= y >> 29
+        y = (y * 0xBF58476D1CE4E5B9) & MASK64
+        y ^= y >> 32
+        fill = y % self.tid_span
+        text = "123456789"[(y >> 40) % 9]
+        if fill:
+            z = (y * 0x94D049BB133111EB) & MASK64
+            digits = ("%020d" % z)[1:]
+            text += (digits * (fill // 19 + 1))[:fill]
+        return text + "%0*d" % (self.tid_min - 1, (key * TID_MULT + self.tid_offset) % self.tid_cap)
 
     # ---- one customer: returns (customer line or None, [transaction records])
     def customer(self, i):
@@ -513,9 +691,27 @@ class Generator:
                 self.stats["renewal_states_emptied"] += 1
 
     def new_tid(self):
+        if self.tid_lengths:
+            self.tid_regular += 1
+            return self.tid_text(2 * self.tid_regular - 2)
         t = self.tbase + self.tnext
         self.tnext += 1
         return str(t)
+
+    def next_tid(self):
+        """The id new_tid() gives next (a subscription's original_transaction_id)."""
+        if self.tid_lengths:
+            return self.tid_text(2 * self.tid_regular)
+        return str(self.tbase + self.tnext)
+
+    def extension_tid(self):
+        """The id of a history extension row (--history-factor), apart from the others."""
+        if self.tid_lengths:
+            self.tid_extension += 1
+            return self.tid_text(2 * self.tid_extension - 1)
+        tid = str(self.tbase + self.text)
+        self.text += 1
+        return tid
 
     def simple(self, txs, pid, ptype, purchase, revoked=None, owner=PURCHASED):
         tid = self.new_tid()
@@ -661,7 +857,7 @@ class Generator:
         first = last_exp - n * period
         env, cur, cid = self.env, self.currency, self.cid
         price = PRICES[pid, cur]
-        otid = str(self.tbase + self.tnext)
+        otid = self.next_tid()
         for k in range(n):
             tid = self.new_tid()
             purchase = first + k * period
@@ -673,8 +869,7 @@ class Generator:
                             env, price, cur, "expired" if k % 5 else "", None])
         extra = (self.k - 1) * n
         for m in range(1, extra + 1):
-            tid = str(self.tbase + self.text)
-            self.text += 1
+            tid = self.extension_tid()
             purchase = first - m * period
             txs.append([tid, otid, cid, pid, AR, purchase, purchase + period, None, owner,
                         env, price, cur, "expired", None, True])  # 15th: an extension row
@@ -974,7 +1169,8 @@ def generate(n_customers, seed, params, out):
         "sandbox_transaction_customers": sorted(g.sandbox_tx_customers),
     }
     if not default:  # the default shape's manifest stays as it always was
-        manifest["parameters"] = params
+        manifest["parameters"] = {k: v for k, v in params.items()
+                                  if k not in LATER_PARAMETERS or v != PARAMETERS[k]}
         manifest["generator_options"] = parameter_options(params)
     if messy and messy.p > 0:
         manifest["rejected_row_customers"] = sorted(messy.customers)
@@ -1001,7 +1197,14 @@ def main():
     ap.add_argument("--customers-factor", type=int, help="write F times --customers customers")
     ap.add_argument("--history-factor", type=int,
                     help="K times the renewals of every auto-renewable (default 1)")
-    ap.add_argument("--ids", choices=["default", "revenuecat"])
+    ap.add_argument("--ids", choices=["default", "revenuecat"],
+                    help="customer and transaction ids (the next two override each part)")
+    ap.add_argument("--customer-ids", type=customer_id_style, metavar="STYLE",
+                    help="default, revenuecat, uuid, length:MIN-MAX or length:N (MIN >= %d)"
+                    % CUSTOMER_ID_MIN)
+    ap.add_argument("--transaction-id-length", type=transaction_id_length, metavar="MIN-MAX",
+                    help="transaction ids of MIN-MAX or N digits (MIN >= %d; default: 16, 19 "
+                    "with --ids revenuecat)" % TRANSACTION_ID_MIN)
     ap.add_argument("--order", choices=["scattered", "time", "customer"])
     ap.add_argument("--shallow", action="store_true", default=None,
                     help="one or two transactions per customer")

@@ -24,9 +24,9 @@ DuckDB with pip when `import duckdb` fails). This script:
    generator wrote.
 
 --shape NAME uses that shape of data (bench/generate.py's SHAPES: default, one-time-heavy,
-long-history, long-ids, time-ordered, customer-grouped, wide-and-shallow, messy); --shape
-all runs every shape in turn with the same options, each with the printout of one shape,
-then a table of them all, and exits 1 if any shape failed.
+long-history, long-ids, time-ordered, customer-grouped, wide-and-shallow, messy, uuid-ids,
+mixed-ids, varied); --shape all runs every shape in turn with the same options, each with
+the printout of one shape, then a table of them all, and exits 1 if any shape failed.
 
 --format jsonl|sde (or --jsonl, --sde) also times Grandfather on the same transactions as
 JSON Lines or as a RevenueCat Scheduled Data Export (copies written beside the CSV once),
