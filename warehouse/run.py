@@ -108,7 +108,7 @@ def literal(text):
 
 
 # The table a statement creates, which names it in a profile.
-CREATED = re.compile(r"CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?TABLE\s+(\S+)", re.IGNORECASE)
+CREATED = re.compile(r"CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW)\s+(\S+)", re.IGNORECASE)
 
 
 def scanned(operator):
@@ -134,12 +134,17 @@ def profiled(con, script, path):
     con.execute(f"PRAGMA profiling_output = {literal(path)}")
     records = []
     for statement in statements(script):
+        if os.path.exists(path):
+            os.remove(path)
         try:
             con.execute(statement)
         except duckdb.Error as error:
             raise SystemExit(f"warehouse-run: DuckDB failed: {error}")
-        with open(path, encoding="utf-8") as handle:
-            profile = json.load(handle)
+        # A statement that runs no query (a view's definition) writes no profile: it read nothing.
+        profile = {}
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as handle:
+                profile = json.load(handle)
         created = CREATED.search(statement)
         rows, size = scanned({"children": profile.get("operator", [])})
         query, system, io = profile.get("query", {}), profile.get("system", {}), profile.get("io", {})

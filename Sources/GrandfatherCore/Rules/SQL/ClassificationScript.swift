@@ -27,7 +27,7 @@ public enum ClassificationScript {
     /// The result tables, each named with the prefix before it.
     static let resultTables = ["customers", "customer_flags", "entitlements"]
     /// The work tables of the session, each named with the prefix's last part before it.
-    static let workTables = ["transaction_facts", "customer_verdicts"]
+    static let workTables = ["repeated_ids", "transaction_facts", "customer_activity", "customer_verdicts"]
 
     /// The script for `settings` (policy and as-of); a table name that is not one
     /// (`SQLTableNames`) or a `--load` folder without the layout's files is a usage error.
@@ -42,10 +42,15 @@ public enum ClassificationScript {
                 serviceEntitlements: options.serviceEntitlementsTable))
         var statements = [header(settings, options)]
         if let folder = options.load { statements += try WarehouseLoad.statements(folder: folder, sql) }
-        let facts = sql.workTable(workTables[0])
-        let verdicts = sql.workTable(workTables[1])
-        statements.append(sql.createWorkTable(facts, transactionFacts(rules, sql)))
-        statements.append(sql.createWorkTable(verdicts, customerVerdicts(rules, sql, facts: facts)))
+        let (repeated, facts, activity, verdicts) = (
+            sql.workTable(workTables[0]), sql.workTable(workTables[1]), sql.workTable(workTables[2]),
+            sql.workTable(workTables[3])
+        )
+        statements.append(sql.createWorkTable(repeated, repeatedIDs(sql)))
+        statements.append(sql.createWorkTable(facts, transactionFacts(rules, sql, repeated: repeated)))
+        statements.append(sql.createWorkTable(activity, customerActivity(rules, sql)))
+        statements.append(
+            sql.createWorkTable(verdicts, customerVerdicts(rules, sql, activity: activity, facts: facts)))
         statements.append(
             sql.createResultTable(
                 sql.table(resultTables[0]),
@@ -91,106 +96,143 @@ public enum ClassificationScript {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
-    /// Each production transaction once, with its currency (SPEC §8.8, §8.11, §8.23, §8.24).
-    private static func transactionFacts(_ rules: AuditRules, _ sql: SQLContext) -> String {
-        // Where a fact came from is no part of the record: copies that differ only there are
-        // exact duplicates, as for the Swift engine's fingerprints.
-        let columns = WarehouseLayout.transactions.columns.filter { !$0.isProvenance }.map(\.name)
-            .joined(separator: ", ")
-        let production = SQLStep(
-            name: "production", spec: "§8.8, §8.23",
-            mirrors: "ShardedLedger.add (sandbox rows dropped) and TransactionFingerprints (exact duplicates once)",
-            query: "SELECT DISTINCT \(columns)\nFROM \(sql.tables.transactions)\nWHERE environment = 'production'")
-        let conflicting = SQLStep(
-            name: "conflicting_ids", spec: "§8.23",
-            mirrors: "TransactionFingerprints.conflict (Stages/Classify/TransactionFingerprints.swift)",
-            query: "SELECT transaction_id FROM production GROUP BY transaction_id HAVING COUNT(*) > 1")
+    /// The columns of a transaction that are facts: copies that differ only in where a fact
+    /// came from are exact duplicates, as for the Swift engine's fingerprints.
+    private static let factColumns = WarehouseLayout.transactions.columns.filter { !$0.isProvenance }.map(\.name)
+
+    /// The columns the activity and currency rules read.
+    private static let activityColumns = [
+        "customer_id", "transaction_id", "product_id", "product_type", "purchase_date", "expires_date",
+        "revocation_date", "ownership_type", "renewal_state", "grace_period_expires_date", "is_promotional",
+        "term_ends",
+    ]
+
+    /// Production rows of `columns` (SPEC §8.8: sandbox transactions count for nobody).
+    private static func production(_ sql: SQLContext, _ columns: [String]) -> SQLStep {
+        SQLStep(
+            name: "production", spec: "§8.8", mirrors: "ShardedLedger.add (sandbox rows dropped)",
+            query: """
+                SELECT \(columns.joined(separator: ", "))
+                FROM \(sql.tables.transactions)
+                WHERE environment = 'production'
+                """)
+    }
+
+    /// The fingerprints of the ids more than one production row holds (and of ids that only
+    /// share a fingerprint): where SPEC §8.23's duplicates can be. A fingerprint is 8 bytes,
+    /// where grouping the ids themselves would hold every id's text at once; this pass reads
+    /// two columns, and leaves the rows' other facts to `customerActivity`.
+    private static func repeatedIDs(_ sql: SQLContext) -> String {
+        let ids = SQLStep(
+            name: "production_ids", spec: "§8.8, §8.23",
+            mirrors: "TransactionFingerprints (Stages/Classify/TransactionFingerprints.swift), by the id alone",
+            query: """
+                SELECT \(sql.fingerprint("transaction_id")) AS id_fingerprint
+                FROM \(sql.tables.transactions)
+                WHERE environment = 'production'
+                """)
         return SQLStep.query(
-            [production, conflicting, rules.currencySQL(sql, rows: "production")],
-            // A join, not a correlated EXISTS in the select list, which Snowflake does not read;
-            // conflicting_ids holds each id once, so no row is repeated.
+            [ids], "SELECT id_fingerprint FROM production_ids GROUP BY id_fingerprint HAVING COUNT(*) > 1")
+    }
+
+    /// What each customer's production transactions add up to, in one pass over them: the
+    /// facts the classes and flags read (SPEC §4, §8.18, §8.20–8.24) and the renewal state of
+    /// the latest auto-renewable (§8.19). Each fact is an any or an all, so an exact duplicate
+    /// changes none of them.
+    private static func customerActivity(_ rules: AuditRules, _ sql: SQLContext) -> String {
+        let state = "COALESCE(renewal_state, '')"
+        let latest = sql.latest(
+            state, by: ["purchase_date", "transaction_id", state], where: "product_type = 'auto_renewable'")
+        return SQLStep.query(
+            [production(sql, activityColumns), rules.currencySQL(sql, rows: "production")],
             """
             SELECT
-                currency.*,
-                (\(rules.impossibleDatesSQL(sql))) AS impossible_dates,
-                conflicting.transaction_id IS NOT NULL AS in_conflict
+                customer_id,
+                \(any("product_type <> 'consumable'")) AS has_durable,
+                \(any("product_type <> 'consumable' AND revoked")) AS has_revoked_durable,
+                \(any(rules.impossibleDatesSQL(sql))) AS has_impossible_transaction,
+                \(any("is_current")) AS any_current,
+                \(all("through_grace")) AS all_current_through_grace,
+                \(all("ownership_type = 'family_shared'")) AS all_current_family_shared,
+                \(any("is_current AND product_type IN ('auto_renewable', 'non_renewing') AND ownership_type <> 'family_shared' AND NOT is_promotional")) AS current_purchased_subscription,
+                -- The latest auto-renewable's state: SPEC §8.19; mirrors CustomerActivity.isLater.
+                \(latest) AS latest_renewal_state
             FROM currency
-            LEFT JOIN conflicting_ids AS conflicting ON conflicting.transaction_id = currency.transaction_id
+            GROUP BY customer_id
+            """)
+    }
+
+    /// The production rows later steps read one by one, with their currency (SPEC §4, §8.11):
+    /// every current transaction, for its grants, and every row whose id may repeat, for
+    /// SPEC §8.23's comparison. What the rules ask of every row is asked once per customer,
+    /// by `customerActivity`; a copy of every row would be written to be read once.
+    private static func transactionFacts(_ rules: AuditRules, _ sql: SQLContext, repeated: String) -> String {
+        SQLStep.query(
+            [production(sql, factColumns), rules.currencySQL(sql, rows: "production")],
+            // A join, not an IN in the select list: the repeated ids are few, and each once.
+            """
+            SELECT currency.*, repeated.id_fingerprint IS NOT NULL AS may_repeat
+            FROM currency
+            LEFT JOIN \(repeated) AS repeated ON repeated.id_fingerprint = \(sql.fingerprint("currency.transaction_id"))
+            WHERE currency.is_current OR repeated.id_fingerprint IS NOT NULL
             """)
     }
 
     /// Every customer once, with the facts its flags read, its answers and its class.
-    private static func customerVerdicts(_ rules: AuditRules, _ sql: SQLContext, facts: String) -> String {
-        let customers = sql.tables.customers
+    private static func customerVerdicts(
+        _ rules: AuditRules, _ sql: SQLContext, activity: String, facts: String
+    ) -> String {
         let everyone = SQLStep(
             name: "everyone", spec: "§2, §8.14",
-            mirrors: "Ledger (a record, or the orphan a customer's transactions make) and Customer.orphan",
-            query: """
-                SELECT customer_id, platform, original_app_version, original_purchase_date, environment, preorder_date,
-                    is_orphan, is_unlinked, has_conflicting_facts, service_view
-                FROM \(customers)
-                UNION ALL
-                SELECT DISTINCT f.customer_id, \(sql.null(.text)), \(sql.null(.text)), \(sql.null(.timestamp)),
-                    'production', \(sql.null(.timestamp)), TRUE, FALSE, FALSE, FALSE
-                FROM \(facts) AS f
-                WHERE NOT EXISTS (SELECT 1 FROM \(customers) AS c WHERE c.customer_id = f.customer_id)
-                """)
-        let activity = SQLStep(
-            name: "activity", spec: "§4, §8.18, §8.20–8.24",
             mirrors:
-                "CustomerActivity.fold and FlagFacts (Stages/Classify/CustomerActivity.swift, Stages/Classify/FlagFacts+Activity.swift)",
+                "Ledger (a record, or the orphan a customer's transactions make), Customer.orphan and FlagFacts.init (a customer without transactions has none)",
+            // One join both ways: a customer without transactions, and one of transactions alone.
             query: """
                 SELECT
-                    customer_id,
-                    \(any("product_type <> 'consumable'")) AS has_durable,
-                    \(any("product_type <> 'consumable' AND revoked")) AS has_revoked_durable,
-                    \(any("impossible_dates")) AS has_impossible_transaction,
-                    \(any("in_conflict")) AS has_conflicting_duplicate,
-                    \(any("is_current")) AS any_current,
-                    \(all("through_grace")) AS all_current_through_grace,
-                    \(all("ownership_type = 'family_shared'")) AS all_current_family_shared,
-                    \(any("is_current AND product_type IN ('auto_renewable', 'non_renewing') AND ownership_type <> 'family_shared' AND NOT is_promotional")) AS current_purchased_subscription
-                FROM \(facts)
-                GROUP BY customer_id
-                """)
-        let latest = SQLStep(
-            name: "latest_renewable", spec: "§8.19",
-            mirrors: "CustomerActivity.isLater (Stages/Classify/CustomerActivity.swift)",
-            query: """
-                SELECT customer_id, renewal_state FROM (
-                    SELECT customer_id, renewal_state, ROW_NUMBER() OVER (
-                        PARTITION BY customer_id
-                        ORDER BY purchase_date DESC, transaction_id DESC, COALESCE(renewal_state, '') DESC
-                    ) AS place
-                    FROM \(facts)
-                    WHERE product_type = 'auto_renewable'
-                ) AS ranked
-                WHERE place = 1
-                """)
-        let joined = SQLStep(
-            name: "customer_facts", spec: "§8.14",
-            mirrors:
-                "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift); a customer without transactions has none",
-            query: """
-                SELECT
-                    e.*,
+                    COALESCE(c.customer_id, a.customer_id) AS customer_id,
+                    c.platform, c.original_app_version, c.original_purchase_date,
+                    COALESCE(c.environment, 'production') AS environment, c.preorder_date,
+                    COALESCE(c.is_orphan, TRUE) AS is_orphan,
+                    COALESCE(c.is_unlinked, FALSE) AS is_unlinked,
+                    COALESCE(c.has_conflicting_facts, FALSE) AS has_conflicting_facts,
+                    COALESCE(c.service_view, FALSE) AS service_view,
                     a.customer_id IS NOT NULL AS has_transaction,
                     COALESCE(a.has_durable, FALSE) AS has_durable,
                     COALESCE(a.has_revoked_durable, FALSE) AS has_revoked_durable,
                     COALESCE(a.has_impossible_transaction, FALSE) AS has_impossible_transaction,
-                    COALESCE(a.has_conflicting_duplicate, FALSE) AS has_conflicting_duplicate,
                     COALESCE(a.any_current, FALSE) AS any_current,
                     COALESCE(a.all_current_through_grace, FALSE) AS all_current_through_grace,
                     COALESCE(a.all_current_family_shared, FALSE) AS all_current_family_shared,
                     COALESCE(a.current_purchased_subscription, FALSE) AS current_purchased_subscription,
-                    COALESCE(l.renewal_state = 'in_billing_retry', FALSE) AS latest_renewable_in_billing_retry
+                    COALESCE(a.latest_renewal_state = 'in_billing_retry', FALSE) AS latest_renewable_in_billing_retry
+                FROM \(sql.tables.customers) AS c
+                FULL JOIN \(activity) AS a ON a.customer_id = c.customer_id
+                """)
+        let conflicting = SQLStep(
+            name: "conflicting_customers", spec: "§8.23",
+            mirrors: "TransactionFingerprints.conflict (Stages/Classify/TransactionFingerprints.swift)",
+            query: """
+                SELECT DISTINCT f.customer_id
+                FROM \(facts) AS f
+                JOIN (
+                    SELECT transaction_id FROM (
+                        SELECT DISTINCT \(factColumns.joined(separator: ", ")) FROM \(facts) WHERE may_repeat
+                    ) AS variants
+                    GROUP BY transaction_id
+                    HAVING COUNT(*) > 1
+                ) AS conflicting ON conflicting.transaction_id = f.transaction_id
+                """)
+        let joined = SQLStep(
+            name: "customer_facts", spec: "§8.14, §8.23",
+            mirrors: "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift)",
+            query: """
+                SELECT e.*, k.customer_id IS NOT NULL AS has_conflicting_duplicate
                 FROM everyone AS e
-                LEFT JOIN activity AS a ON a.customer_id = e.customer_id
-                LEFT JOIN latest_renewable AS l ON l.customer_id = e.customer_id
+                LEFT JOIN conflicting_customers AS k ON k.customer_id = e.customer_id
                 """)
         return SQLStep.query(
             [
-                everyone, activity, latest, joined, rules.answersSQL(sql, customers: "customer_facts"),
+                everyone, conflicting, joined, rules.answersSQL(sql, customers: "customer_facts"),
                 rules.classesSQL(sql, answered: "answers"),
             ],
             "SELECT * FROM classes")

@@ -142,6 +142,40 @@ struct SQLContext: Sendable {
         }
     }
 
+    /// A 64-bit fingerprint of `text`: equal texts have equal fingerprints, and different
+    /// ones may share one (DuckDB's shares often). A key to narrow a search by, never to
+    /// decide one: rows found by it are compared by their own columns afterwards.
+    func fingerprint(_ text: String) -> String {
+        switch dialect {
+        case .duckdb, .snowflake: return "HASH(\(text))"
+        case .spark: return "XXHASH64(\(text))"
+        case .bigquery: return "FARM_FINGERPRINT(\(text))"
+        }
+    }
+
+    /// The aggregate that is `value` of the row, among those where `condition` holds, whose
+    /// `order` (expressions compared in turn) is greatest; NULL when no row holds it. `value`
+    /// must not be NULL where `condition` holds (BigQuery and Snowflake drop NULLs), and rows
+    /// tied on every `order` expression must share it. One pass over the rows, where a
+    /// ROW_NUMBER window would sort them all (DuckDB: 7 s and 1.2 GB for a million customers'
+    /// renewals, against 4 s and 0.4 GB).
+    func latest(_ value: String, by order: [String], where condition: String) -> String {
+        let descending = order.map { "\($0) DESC" }.joined(separator: ", ")
+        switch dialect {
+        case .duckdb:
+            return "ARG_MAX(\(value), (\(order.joined(separator: ", ")))) FILTER (WHERE \(condition))"
+        case .spark:
+            return "MAX_BY(\(value), STRUCT(\(order.joined(separator: ", ")))) FILTER (WHERE \(condition))"
+        case .bigquery:
+            return "ARRAY_AGG(CASE WHEN \(condition) THEN \(value) END IGNORE NULLS ORDER BY \(descending) LIMIT 1)"
+                + "[SAFE_OFFSET(0)]"
+        case .snowflake:
+            return
+                "CAST(GET(ARRAY_AGG(CASE WHEN \(condition) THEN \(value) END) WITHIN GROUP (ORDER BY \(descending)), 0)"
+                + " AS VARCHAR)"
+        }
+    }
+
     /// The `index`th (from 1) dot-separated part of `text`, `''` past the last.
     func part(_ text: String, _ index: Int) -> String {
         switch dialect {
