@@ -32,9 +32,9 @@ time it:
   or a line break; line ends (CRLF, LF); a BOM; the forms of purchase_date;
 - a suggested `python3 bench/generate.py` command line made of the options the generator
   accepts (read from generate.PARAMETERS when this runs) that approximates the export, with
-  comment lines for what it cannot reproduce, and the `scripts/bench --shape NAME` that
-  times it when those options are one of the generator's presets (bench/run.py times
-  presets only).
+  comment lines for what it cannot reproduce, and the `scripts/bench` line that times it
+  against the DuckDB script (`--shape NAME` when the options are one of the generator's
+  presets, else `--shape-options '…'`).
 
 DIR is a folder holding customers.csv and transactions.csv: bench/generate.py's output, or
 the folder `grandfather normalize` writes from any input the tool reads (App Store files,
@@ -779,8 +779,14 @@ def suggest(d, warehouse):
                      % (100 * (1 - plain)))
     if n > 1_000_000:
         notes.append("at your size; a smaller --customers gives the same shape sooner")
+    shape = preset(argv[8:])
+    bench = ["scripts/bench", "--customers", argv[3]]
+    if shape and shape != "default":
+        bench += ["--shape", shape]
+    elif not shape:
+        bench += ["--shape-options", " ".join(argv[8:])]
     return {"argv": argv, "command": " ".join(shlex.quote(a) for a in argv), "notes": notes,
-            "bench_shape": preset(argv[8:])}
+            "bench_shape": shape, "bench_command": " ".join(shlex.quote(a) for a in bench)}
 
 
 def preset(options):
@@ -1006,12 +1012,9 @@ def render(d):
     for note in s["notes"]:
         w("  # " + note)
     if s.get("bench_shape"):
-        n = s["argv"][s["argv"].index("--customers") + 1]
-        w("  # that is the generator's %s: `scripts/bench --customers %s%s` times it against "
-          "the DuckDB script" % ("default shape" if s["bench_shape"] == "default" else
-                                 "preset --shape " + s["bench_shape"], n,
-                                 "" if s["bench_shape"] == "default"
-                                 else " --shape " + s["bench_shape"]))
+        w("  # that is the generator's %s" % ("default shape" if s["bench_shape"] == "default"
+                                              else "preset --shape " + s["bench_shape"]))
+    w("  # `%s` times it against the DuckDB script" % s["bench_command"])
     return "\n".join(out)
 
 

@@ -1187,11 +1187,8 @@ def fraction(text):
     return value
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--customers", type=int, required=True)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
+def add_shape_arguments(ap):
+    """The shape's options (module doc) on the parser ap."""
     ap.add_argument("--shape", default="default", choices=list(SHAPES),
                     help="a preset of the parameters below (module doc); default: none set")
     ap.add_argument("--customers-factor", type=int, help="write F times --customers customers")
@@ -1215,6 +1212,27 @@ def main():
     ap.add_argument("--quoted-fields", type=fraction, metavar="P")
     ap.add_argument("--crlf", action="store_true", default=None)
     ap.add_argument("--bom", action="store_true", default=None)
+
+
+def shape_options_parameters(options):
+    """The parameters (PARAMETERS) the generator's shape options give, e.g. ["--order",
+    "time", "--consumable-share", "0.14"] (bench/run.py --shape-options); ValueError with
+    argparse's message when one is not an option of this script."""
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise ValueError(message)
+    ap = Parser(prog="bench/generate.py", add_help=False)
+    add_shape_arguments(ap)
+    a = ap.parse_args(options)
+    return shape_parameters(a.shape, **{k: getattr(a, k) for k in PARAMETERS})
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--customers", type=int, required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    add_shape_arguments(ap)
     a = ap.parse_args()
     params = shape_parameters(a.shape, **{k: getattr(a, k) for k in PARAMETERS})
     if params["customers_factor"] < 1 or a.customers * params["customers_factor"] > 50_000_000 \

@@ -27,6 +27,9 @@ DuckDB with pip when `import duckdb` fails). This script:
 long-history, long-ids, time-ordered, customer-grouped, wide-and-shallow, messy, uuid-ids,
 mixed-ids, varied); --shape all runs every shape in turn with the same options, each with
 the printout of one shape, then a table of them all, and exits 1 if any shape failed.
+--shape-options 'OPTIONS' times a shape of your own instead: bench/generate.py's shape
+options in one argument, as scripts/describe-export suggests them for your export (cached
+as .bench-data/own-<digest of the options>-c<N>-s<S>/).
 
 --format jsonl|sde (or --jsonl, --sde) also times Grandfather on the same transactions as
 JSON Lines or as a RevenueCat Scheduled Data Export (copies written beside the CSV once),
@@ -115,6 +118,26 @@ def shell_line(cmd):
     return " ".join(shlex.quote(c) for c in cmd)
 
 
+# --shape-options: shapes of the generator's own options, by name (own-<digest>), with the
+# options that make them.
+OWN_SHAPES = {}
+
+
+def own_shape(text):
+    """The shape the generator options in text make (bench/describe.py suggests them), named
+    by a digest of their canonical form and registered as a preset of this process; "default"
+    when they set nothing. ValueError when one is not an option of bench/generate.py."""
+    params = generate.shape_options_parameters(shlex.split(text))
+    options = generate.parameter_options(params)
+    if not options:
+        return "default"
+    name = "own-" + hashlib.sha256(" ".join(options).encode()).hexdigest()[:8]
+    generate.SHAPES[name] = ({k: v for k, v in params.items() if v != generate.PARAMETERS[k]},
+                             "your own: " + " ".join(options))
+    OWN_SHAPES[name] = options
+    return name
+
+
 def run_checked(cmd, **kw):
     log("$ " + shell_line(cmd))
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=sys.stderr, **kw)
@@ -174,7 +197,7 @@ def dataset(customers, history_factor, seed, shape="default"):
         name = "%s-c%d%s-s%d" % (shape, customers * params["customers_factor"],
                                  "-k%d" % history_factor if history_factor else "", seed)
         gen_cmd = [sys.executable, "bench/generate.py", "--customers", str(customers), "--seed",
-                   str(seed), "--shape", shape] + \
+                   str(seed)] + OWN_SHAPES.get(shape, ["--shape", shape]) + \
             (["--history-factor", str(history_factor)] if history_factor else []) + ["--out"]
     final = os.path.join(DATA_ROOT, name)
     digest = generator_digest()
@@ -940,6 +963,10 @@ def main():
                     help="K times the renewals (default: the shape's, 1 but for long-history)")
     ap.add_argument("--shape", default="default", choices=list(generate.SHAPES) + ["all"],
                     help="the shape of the data (bench/README.md), or all of them in turn")
+    ap.add_argument("--shape-options", metavar="OPTIONS",
+                    help="a shape of your own: bench/generate.py's shape options in one argument "
+                    "(what scripts/describe-export suggests), e.g. '--order time "
+                    "--consumable-share 0.14'; cached as .bench-data/own-<digest>-c<N>-s<S>")
     ap.add_argument("--format", choices=["csv", "jsonl", "sde", "wide"], default="csv",
                     help="also time grandfather on the same transactions as JSON Lines, as a "
                     "RevenueCat Scheduled Data Export, or as the CSV widened to the export's bytes "
@@ -979,6 +1006,13 @@ def main():
         ap.error("--runs must be at least 1")
     if a.history_factor is not None and not 1 <= a.history_factor <= 1000:
         ap.error("--history-factor must be between 1 and 1000")
+    if a.shape_options is not None:
+        if a.shape != "default":
+            ap.error("--shape-options takes no --shape: the options are the shape")
+        try:
+            a.shape = own_shape(a.shape_options)
+        except ValueError as e:
+            ap.error("--shape-options: %s" % e)
     if a.revenuecat_files and a.shape != "default":
         ap.error("--revenuecat-files takes the default shape only")
     given = {}
