@@ -71,7 +71,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # importing bench/generate.py leaves no bench/__pycache__
 
 sys.path.insert(0, HERE)
-# The canonical columns (SPEC §2), as the generator writes them.
+# The generator's options and bounds, and the canonical columns (SPEC §2) as it writes them.
+import generate  # noqa: E402
 from generate import CUSTOMER_COLUMNS, TRANSACTION_COLUMNS  # noqa: E402
 
 # the columns this script needs to say anything
@@ -89,9 +90,6 @@ ENVIRONMENTS = {"production", "sandbox", "xcode"}
 EMPTY = "(empty)"
 RC_PREFIX = "$RCAnonymousID:"
 SMALL_STRING = 15  # UTF-8 bytes a Swift String holds inline on 64-bit platforms
-# bench/generate.py's bounds of --customer-ids length:MIN-MAX and --transaction-id-length
-# (read from it when it has them)
-CUSTOMER_ID_MIN, TRANSACTION_ID_MIN, ID_MAX = 6, 10, 128
 ORDER_SHARE = 0.9  # the share that makes an order `customer` or `time`
 
 # What bench/generate.py writes without the parameter (its default shape, --customers 20000
@@ -650,46 +648,19 @@ def describe(customers_path, transactions_path, folder=None):
 
 # ---- the generator's command line
 
-def generator_parameters():
-    """bench/generate.py's PARAMETERS (its shape options), or (None, why)."""
-    global CUSTOMER_ID_MIN, TRANSACTION_ID_MIN, ID_MAX
-    sys.path.insert(0, HERE)
-    try:
-        import generate
-        CUSTOMER_ID_MIN = getattr(generate, "CUSTOMER_ID_MIN", CUSTOMER_ID_MIN)
-        TRANSACTION_ID_MIN = getattr(generate, "TRANSACTION_ID_MIN", TRANSACTION_ID_MIN)
-        ID_MAX = getattr(generate, "ID_MAX", ID_MAX)
-        return dict(generate.PARAMETERS), None
-    except Exception as e:  # noqa: BLE001 (a generator being edited must not stop a description)
-        return None, "%s: %s" % (type(e).__name__, e)
-    finally:
-        sys.path.remove(HERE)
-
-
 def fraction_text(p, digits=3):
     p = min(round(p, digits), 1 - 10 ** -digits)  # the generator takes fractions below 1
     return ("%.*f" % (digits, p)).rstrip("0").rstrip(".") or "0"
 
 
 def suggest(d, warehouse):
-    params, why = generator_parameters()
     notes = []
-    if params is None:
-        notes.append("could not read bench/generate.py's options (%s); the line below uses "
-                     "the ones documented when this was written" % why)
-        params = {k: None for k in ("customers_factor", "history_factor", "ids", "order",
-                                    "shallow", "consumable_share", "non_consumable_share",
-                                    "renewal_state_absent", "rejected_rows", "quoted_fields",
-                                    "crlf", "bom")}
     rows, ids, ordering, mix, fmt = d["rows"], d["ids"], d["ordering"], d["type_mix"], d["format"]
     n = max(1, round(rows["customers"] / CUSTOMER_ROW_SHARE))
     argv = ["python3", "bench/generate.py", "--customers", str(n), "--seed", "1",
             "--out", "DIR"]
 
-    def option(key, value=None, what=None):
-        if key not in params:
-            notes.append("the generator has no option for %s" % (what or key))
-            return
+    def option(key, value=None):
         argv.append("--" + key.replace("_", "-"))
         if value is not None:
             argv.append(str(value))
@@ -704,11 +675,11 @@ def suggest(d, warehouse):
     shallow = rows["share_of_customers_with_transactions_having_at_most_2"] is not None and \
         rows["share_of_customers_with_transactions_having_at_most_2"] >= 0.75
     if shallow:
-        option("shallow", what="one or two transactions per customer")
+        option("shallow")
     # ids
     cid, tid = ids["customer_id"], ids["transaction_id"]
     if cid and tid:
-        id_options(params, ids, argv, notes, option)
+        id_options(ids, notes, option)
     if rows["transactions"]:
         # renewals per subscriber: --history-factor K makes K times the auto-renewable rows
         k = 1
@@ -791,17 +762,10 @@ def suggest(d, warehouse):
 
 def preset(options):
     """The name of the generator's preset (--shape) whose options are these, or None."""
-    sys.path.insert(0, HERE)
-    try:
-        import generate
-        for name in generate.SHAPES:
-            given = generate.parameter_options(generate.shape_parameters(name))
-            if option_pairs(given) == option_pairs(options):
-                return name
-    except Exception:  # noqa: BLE001 (a generator being edited must not stop a description)
-        pass
-    finally:
-        sys.path.remove(HERE)
+    for name in generate.SHAPES:
+        given = generate.parameter_options(generate.shape_parameters(name))
+        if option_pairs(given) == option_pairs(options):
+            return name
     return None
 
 
@@ -821,44 +785,35 @@ def option_pairs(options):
     return out
 
 
-def id_options(params, ids, argv, notes, option):
-    """The options for the export's ids: --customer-ids and --transaction-id-length where the
-    generator has them, else --ids revenuecat and a note of the lengths."""
+def id_options(ids, notes, option):
+    """The options for the export's ids: --ids revenuecat, --customer-ids and
+    --transaction-id-length."""
     cid, tid = ids["customer_id"], ids["transaction_id"]
     revenuecat = ids["revenuecat_anonymous_share"] >= 0.5
     uuid = ids["uuid_share"] >= 0.5
-    if "customer_ids" not in params or "transaction_id_length" not in params:
-        if revenuecat:
-            option("ids", "revenuecat")
-        written = (47, 19) if revenuecat else (9, 16)
-        notes.append("ids: customer_id %s bytes, transaction_id %s bytes; the generator "
-                     "writes %d and %d with %s"
-                     % (span(cid), span(tid), written[0], written[1],
-                        "--ids revenuecat" if revenuecat else "its default ids"))
-        return
     if revenuecat:
         style = "revenuecat"
-    elif uuid and generator_accepts("customer_id_style", "uuid"):
+    elif uuid:
         style = "uuid"
     elif (cid["min"], cid["max"]) == (9, 9):
         style = None  # the default's length (`c` and 8 hex digits)
     else:
-        low, high = clamp(cid["min"], CUSTOMER_ID_MIN), clamp(cid["max"], CUSTOMER_ID_MIN)
+        low, high = clamp(cid["min"], generate.CUSTOMER_ID_MIN), clamp(cid["max"], generate.CUSTOMER_ID_MIN)
         style = "length:" + ("%d" % low if low == high else "%d-%d" % (low, high))
         if (low, high) != (cid["min"], cid["max"]):
             notes.append("customer ids of %s bytes here; the generator writes %d to %d"
-                         % (span(cid), CUSTOMER_ID_MIN, ID_MAX))
+                         % (span(cid), generate.CUSTOMER_ID_MIN, generate.ID_MAX))
         spread = sum(1 for n in range(low, high + 1) if n > SMALL_STRING) / (high - low + 1)
         if abs(spread - cid["share_16_bytes_or_more"]) > 0.1:
             notes.append("the generator spreads customer id lengths evenly over %s: %.0f%% of "
                          "16 bytes or more, against %.0f%% here"
                          % (style[len("length:"):], 100 * spread,
                             100 * cid["share_16_bytes_or_more"]))
-    low, high = clamp(tid["min"], TRANSACTION_ID_MIN), clamp(tid["max"], TRANSACTION_ID_MIN)
+    low, high = clamp(tid["min"], generate.TRANSACTION_ID_MIN), clamp(tid["max"], generate.TRANSACTION_ID_MIN)
     lengths = "%d" % low if low == high else "%d-%d" % (low, high)
     if (low, high) != (tid["min"], tid["max"]):
         notes.append("transaction ids of %s bytes here; the generator writes %d to %d digits"
-                     % (span(tid), TRANSACTION_ID_MIN, ID_MAX))
+                     % (span(tid), generate.TRANSACTION_ID_MIN, generate.ID_MAX))
     if tid["digits_share"] < 0.99:
         notes.append("%.0f%% of transaction ids hold other characters than digits; the "
                      "generator writes digits only" % (100 * (1 - tid["digits_share"])))
@@ -871,21 +826,8 @@ def id_options(params, ids, argv, notes, option):
         option("transaction_id_length", lengths)
 
 
-def generator_accepts(function, value):
-    """Whether bench/generate.py's argument type `function` takes value."""
-    sys.path.insert(0, HERE)
-    try:
-        import generate
-        getattr(generate, function)(value)
-        return True
-    except Exception:  # noqa: BLE001
-        return False
-    finally:
-        sys.path.remove(HERE)
-
-
 def clamp(n, low):
-    return min(max(n, low), ID_MAX)
+    return min(max(n, low), generate.ID_MAX)
 
 
 def span(f):
@@ -1368,17 +1310,7 @@ def self_test():
     t0 = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="describe-self-test-")
     failed = None
-    params, why = generator_parameters()
-    if params is None:
-        print("describe: self-test FAILED: bench/generate.py does not load: %s" % why,
-              file=sys.stderr)
-        return 1
-    shapes = list(SHAPES)
-    if "customer_ids" in params and "transaction_id_length" in params:
-        shapes += ID_SHAPES
-    else:
-        print("self-test: bench/generate.py has no --customer-ids or --transaction-id-length: "
-              "their shapes left out", flush=True)
+    shapes = SHAPES + ID_SHAPES
     try:
         for name, options, want_options, expected in shapes:
             out = os.path.join(tmp, name)
