@@ -36,12 +36,13 @@ time it:
   against the DuckDB script (`--shape NAME` when the options are one of the generator's
   presets, else `--shape-options '…'`).
 
-DIR is a folder holding customers.csv and transactions.csv: bench/generate.py's output, or
+DIR is a folder holding customers.csv and transactions.csv (or the parts transactions-00001.csv,
+transactions-00002.csv, ..., read in order): bench/generate.py's output, or
 the folder `grandfather normalize` writes from any input the tool reads (App Store files,
 RevenueCat exports, canonical files; docs/Warehouse.md, "The warehouse layout"). In such a
 folder customers.csv is sorted by customer id and holds orphans (`is_orphan`), which are
-counted as customers without a row of their own; transactions.csv keeps the rows in input
-order (several inputs one after another), so its order is the inputs'; but line ends, BOM,
+counted as customers without a row of their own; the transactions' parts keep the rows in
+input order (several inputs one after another), so its order is the inputs'; but line ends, BOM,
 timestamps (`.000000Z`), enum case and defaults (environment, ownership_type) are
 normalize's own, not the export's, so --crlf and --bom are not suggested; it holds the
 accepted rows only, and the share rejected is its manifest.json's.
@@ -143,12 +144,17 @@ def open_csv(path):
 
 
 class Source:
-    """One CSV file read once: its header, rows, and what the rows looked like as text."""
+    """One CSV file read once: its header, rows, and what the rows looked like as text. A list
+    of paths is one table in parts (a normalize folder's transactions), each part headed by the
+    same header, read one after the other."""
 
     def __init__(self, path):
-        self.path = path
-        self.size = os.path.getsize(path) if os.path.isfile(path) else 0
-        self.f, first, self.bom, self.gzip = open_csv(path)
+        paths = [path] if isinstance(path, str) else list(path)
+        self.parts = paths[1:]
+        self.path = paths[0] if len(paths) == 1 else "%s ... %s (%d parts)" % (
+            paths[0], os.path.basename(paths[-1]), len(paths))
+        self.size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
+        self.f, first, self.bom, self.gzip = open_csv(paths[0])
         # [the physical line read last, whether a line of the current row held a quote]
         self.state = ["", False]
         self.reader = csv.reader(self.lines(first))
@@ -169,11 +175,20 @@ class Source:
 
     def lines(self, first):
         st = self.state
-        for line in itertools.chain((first,), self.f):
+        for line in itertools.chain((first,), self.f, self.later_parts()):
             st[0] = line
             if '"' in line:
                 st[1] = True
             yield line
+
+    def later_parts(self):
+        """The lines of the parts after the first, each part's header checked and left out."""
+        for part in self.parts:
+            self.f.close()
+            self.f, header, _, _ = open_csv(part)
+            if next(csv.reader([header]), None) != self.header:
+                raise InputError("%s: its header is not the first part's" % part)
+            yield from self.f
 
     def index(self, name):
         try:
@@ -618,7 +633,7 @@ def describe(customers_path, transactions_path, folder=None):
         d["input"]["normalize"] = {
             "assembled_customers": assembled, "unlinked_customers": unlinked,
             "inputs": None, "rows_read": None, "rows_rejected": None,
-            "note": "a `grandfather normalize` folder: transactions.csv keeps the inputs' row "
+            "note": "a `grandfather normalize` folder: the transactions' parts keep the inputs' row "
                     "order (several inputs one after another), so the ordering is the "
                     "inputs'; customers.csv is sorted by id; line ends, BOM, timestamps, enum "
                     "case and the environment and ownership_type defaults are normalize's "
@@ -972,6 +987,11 @@ def resolve(paths):
                              % (folder, "not a folder" if os.path.exists(folder)
                                 else "no such folder"))
         found = []
+        # A normalize folder's transactions are parts (transactions-00001.csv, ...), read in
+        # their names' order; generated data, and folders normalize wrote before, have one file.
+        parts = sorted((n for n in os.listdir(folder)
+                        if n.startswith("transactions-") and n.endswith(".csv")),
+                       key=lambda n: (len(n), n))
         for name in ("customers.csv", "transactions.csv"):
             for candidate in (name, name + ".gz"):
                 p = os.path.join(folder, candidate)
@@ -979,6 +999,9 @@ def resolve(paths):
                     found.append(p)
                     break
             else:
+                if name == "transactions.csv" and parts:
+                    found.append([os.path.join(folder, n) for n in parts])
+                    continue
                 raise InputError("%s: no %s in the folder" % (folder, name))
         return found[0], found[1], folder
     if len(paths) == 2:
@@ -1284,15 +1307,18 @@ def handmade(tmp):
                 "a,ios,1.0,2023-01-01T00:00:00.000000Z,production,,USA,false,false,false,"
                 "customers_file,false\n"
                 "b,,,,production,,,true,false,false,,false\n")
-    with open(os.path.join(folder, "transactions.csv"), "w", encoding="utf-8", newline="") as f:
-        f.write("transaction_id,original_transaction_id,customer_id,product_id,product_type,"
-                "purchase_date,expires_date,revocation_date,ownership_type,environment,price,"
-                "currency,renewal_state,grace_period_expires_date,is_promotional,term_ends,"
-                "fact_sources\n"
-                "1,1,a,p,consumable,2024-01-01T00:00:00.000000Z,,,purchased,production,0.99,"
-                "USD,,,false,,canonical\n"
-                "2,2,b,p,consumable,2024-01-02T00:00:00.000000Z,,,purchased,production,0.99,"
-                "USD,,,false,,canonical\n")
+    # the transactions in two parts, as normalize writes them
+    header = ("transaction_id,original_transaction_id,customer_id,product_id,product_type,"
+              "purchase_date,expires_date,revocation_date,ownership_type,environment,price,"
+              "currency,renewal_state,grace_period_expires_date,is_promotional,term_ends,"
+              "fact_sources\n")
+    for number, row in ((1, "1,1,a,p,consumable,2024-01-01T00:00:00.000000Z,,,purchased,"
+                            "production,0.99,USD,,,false,,canonical\n"),
+                        (2, "2,2,b,p,consumable,2024-01-02T00:00:00.000000Z,,,purchased,"
+                            "production,0.99,USD,,,false,,canonical\n")):
+        with open(os.path.join(folder, "transactions-%05d.csv" % number), "w",
+                  encoding="utf-8", newline="") as f:
+            f.write(header + row)
     d = run_describe([folder])
     r = d["rows"]
     check("normalized: kind %s" % d["input"]["kind"], d["input"]["kind"] == "normalize folder")

@@ -9,8 +9,9 @@ struct NormalizeCommand: ParsableCommand, LoggingCommand {
         commandName: "normalize",
         abstract: "Write the records the inputs give, as audit reads them, in the warehouse layout.",
         discussion: """
-            Writes OUT/customers.csv, customer_fact_sources.csv, transactions.csv (every accepted row, \
-            duplicates and sandbox rows included), product_entitlements.csv, service_entitlements.csv, \
+            Writes OUT/customers.csv, customer_fact_sources.csv, transactions-00001.csv, \
+            transactions-00002.csv, … (every accepted row, duplicates and sandbox rows included, in input \
+            order part after part; load them as transactions-*.csv), product_entitlements.csv, service_entitlements.csv, \
             merged_ids.csv, rejected.csv, schema.sql, manifest.json and .grandfather-normalize (the mark of \
             a folder normalize wrote). The folder is built beside OUT and moved into place whole, holding \
             .OUT.normalize.lock beside it meanwhile; only a folder holding the mark (or an empty one) is \

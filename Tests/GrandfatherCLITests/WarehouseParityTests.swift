@@ -125,7 +125,7 @@ import Testing
                 as? [String: String] ?? [:])["version", default: "?"] + "\"}")
         #expect(try original.text("SELECT engine_json FROM runs")?.contains("\"engine\":\"grandfather\"") == true)
 
-        let files = WarehouseLayout.inputTables.map { folder + "/" + $0.fileName }
+        let files = WarehouseLayout.inputTables.flatMap { $0.files(in: folder) }
         let reread = try cli.run(
             ["audit", "--policy", policy, "--as-of", set.asOf, "--out", set.name + "-reread"] + files)
         try #require(reread.status == 0, "\(set.name): auditing the folder's files failed: \(reread.stderr)")
@@ -174,9 +174,9 @@ import Testing
             .compactMap { $0.output[1].substring.map(String.init) }
         #expect(records.compactMap { $0["statement"] as? String } == created)
         func record(_ name: String) -> [String: Any]? { records.first { $0["statement"] as? String == name } }
-        let transactionRows =
-            try String(contentsOfFile: folder + "/transactions.csv", encoding: .utf8)
-            .split(separator: "\n").count - 1
+        let transactionRows = try WarehouseLayout.transactions.files(in: folder).reduce(0) { rows, part in
+            rows + (try String(contentsOfFile: part, encoding: .utf8).split(separator: "\n").count - 1)
+        }
         #expect(record("transactions")?["rows_scanned"] as? Int == 0)
         for pass in ["gf_repeated_ids", "gf_customer_activity"] {
             #expect(record(pass)?["rows_scanned"] as? Int == transactionRows, "\(pass)")
@@ -247,7 +247,9 @@ import Testing
         // a path given unescaped reads those, and no customer agrees.
         let normalized = set.name + "-n[ab]{c}"
         for decoy in [set.name + "-na{c}", set.name + "-nac"] {
-            for table in WarehouseLayout.inputTables { try cli.write(decoy + "/" + table.fileName, table.header) }
+            for table in WarehouseLayout.inputTables {
+                try cli.write(decoy + "/" + (table.inParts ? table.partName(1) : table.fileName), table.header)
+            }
         }
         let normalize = try cli.run(
             ["normalize", "--policy", policy, "--as-of", set.asOf, "--out", normalized] + options + inputs)

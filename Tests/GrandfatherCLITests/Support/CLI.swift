@@ -45,7 +45,7 @@ struct CLI {
     /// looks for before it writes the script.
     @discardableResult
     func writeLayoutFolder(_ name: String) throws -> String {
-        for table in ["customers", "transactions", "product_entitlements", "service_entitlements"] {
+        for table in ["customers", "transactions-00001", "product_entitlements", "service_entitlements"] {
             try write(name + "/" + table + ".csv", "")
         }
         return path(name)

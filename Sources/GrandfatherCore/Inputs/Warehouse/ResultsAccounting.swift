@@ -7,12 +7,12 @@ import GrandfatherEngine
 ///
 /// What the folder's files can say is recomputed and must match: each input's rejected rows
 /// are the rows `rejected.csv` lists for it, and the canonical transaction files' accepted
-/// rows are all in `transactions.csv`. What they cannot say must at least add up, as the snapshot's
+/// rows are all in the transactions' parts. What they cannot say must at least add up, as the snapshot's
 /// `runs` table requires: rows read are rows accepted plus rows rejected, each part of the
 /// accepted rows is at most all of them, and no total overflows.
 enum ResultsAccounting {
     /// Checks `inputs` (the manifest's) against the folder's `rejections` and the rows of its
-    /// `transactions.csv`.
+    /// transactions' parts.
     /// - Throws: `GrandfatherError.input` naming the manifest and the first count that is wrong.
     static func check(
         _ inputs: [InputReport], rejections: [Rejection], transactionRows: Int, manifest: String
@@ -61,11 +61,11 @@ enum ResultsAccounting {
         }
         guard transactions <= transactionRows else {
             throw wrong(
-                "its transaction files accepted \(transactions) rows; transactions.csv holds \(transactionRows)")
+                "its transaction files accepted \(transactions) rows; the transactions table holds \(transactionRows)")
         }
     }
 
-    /// The formats whose every accepted transaction row is one row of `transactions.csv`. A
+    /// The formats whose every accepted transaction row is one row of the transactions table. A
     /// store's files are not counted: an App Store file's rows include renewal information and
     /// repeated signed transactions, which make no row of their own.
     static let canonical: Set<InputFormat> = [.csv, .jsonArray, .jsonLines]

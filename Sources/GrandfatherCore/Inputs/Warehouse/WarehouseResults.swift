@@ -32,7 +32,16 @@ public enum WarehouseResults {
         for name in ["manifest.json"] + tables.map(\.file) where !FileSystem.exists(FileSystem.join(folder, name)) {
             throw .usage("--results \(folder): no \(name) (a normalize folder with the warehouse's result tables)")
         }
-        return WarehouseLayout.inputTables.map { FileSystem.join(folder, $0.fileName) }
+        var inputs: [String] = []
+        for table in WarehouseLayout.inputTables {
+            let files = table.files(in: folder)
+            if files.isEmpty, table.inParts {
+                throw .usage("--results \(folder): no \(table.partPattern) (a normalize folder's transactions)")
+            }
+            // A missing table of one file is named by the run that cannot open it.
+            inputs += files.isEmpty ? [FileSystem.join(folder, table.fileName)] : files
+        }
+        return inputs
     }
 
     /// Makes `audit`, read from the folder's records, the run the folder describes: checked
@@ -59,10 +68,10 @@ public enum WarehouseResults {
                     + named.joined(separator: "; "))
         }
         let rejections = try rejections(folder)
-        let transactions = FileSystem.join(folder, WarehouseLayout.transactions.fileName)
+        let transactions = Set(WarehouseLayout.transactions.files(in: folder))
         try ResultsAccounting.check(
             manifest.inputs, rejections: rejections,
-            transactionRows: audit.inputs.first { $0.path == transactions }?.rowsRead ?? 0,
+            transactionRows: audit.inputs.filter { transactions.contains($0.path) }.reduce(0) { $0 + $1.rowsRead },
             manifest: FileSystem.join(folder, "manifest.json"))
         audit.inputs = manifest.inputs
         audit.appStore = manifest.appStore

@@ -65,29 +65,30 @@ public enum NormalizedFolder {
     ) throws(GrandfatherError) -> Written {
         if let recovery = try target.recover(lock) { recovered(recovery) }
         try target.checkReplaceable()
-        let log = RecordLog(inputs: inputs)
-        let audit = try Pipeline.audits(
-            [settings], inputs: inputs, progress: progress, hooks: hooks, recordLog: log)[0]
-        // As `audit` leaves `latest` where it was, a folder the warehouse loads is not replaced
-        // by one past the data-quality threshold.
-        if audit.exceedsRejectionThreshold {
-            throw .dataQuality(
-                rejected: audit.rowsRejected, read: audit.rowsRead, maximumFraction: audit.policy.maxRejectedFraction,
-                runFolder: nil)
-        }
+        // Made first: the parsers write the transactions' parts straight into it.
         let building = try target.makeBuilding()
-        do {
+        do throws(GrandfatherError) {
+            let log = RecordLog(inputs: inputs, header: WarehouseLayout.transactions.header, folder: building)
+            let audit = try Pipeline.audits(
+                [settings], inputs: inputs, progress: progress, hooks: hooks, recordLog: log)[0]
+            // As `audit` leaves `latest` where it was, a folder the warehouse loads is not
+            // replaced by one past the data-quality threshold.
+            if audit.exceedsRejectionThreshold {
+                throw .dataQuality(
+                    rejected: audit.rowsRejected, read: audit.rowsRead,
+                    maximumFraction: audit.policy.maxRejectedFraction, runFolder: nil)
+            }
             try writeTables(audit, log: log, into: building, hooks: hooks)
             try NormalizeMarker.write(into: building)
             hooks.reach(.afterBuilding)
             try target.replace(with: building, hooks: hooks)
+            return Written(
+                customers: audit.customers.count, transactions: log.rows, rejected: audit.rejections.count,
+                rowsRead: audit.rowsRead)
         } catch {
             try? FileSystem.remove(building)
             throw error
         }
-        return Written(
-            customers: audit.customers.count, transactions: log.rows, rejected: audit.rejections.count,
-            rowsRead: audit.rowsRead)
     }
 
     /// `write` into `out`, its lock taken at once (tests).
@@ -105,9 +106,7 @@ public enum NormalizedFolder {
         _ audit: Audit, log: RecordLog, into folder: String, hooks: TestHooks
     ) throws(GrandfatherError) {
         func path(_ table: WarehouseLayout.Table) -> String { FileSystem.join(folder, table.fileName) }
-        try engineWork {
-            try log.write(header: WarehouseLayout.transactions.header, to: path(WarehouseLayout.transactions))
-        }
+        _ = try engineWork { try log.writeParts(named: WarehouseLayout.transactions.partName) }
         hooks.reach(.midBuilding)
         try engineWork {
             try FileSystem.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))

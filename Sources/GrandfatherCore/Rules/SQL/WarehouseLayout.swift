@@ -28,6 +28,8 @@ public enum WarehouseLayout {
         public var columns: [Column]
         /// What a row is, for docs/Warehouse.md.
         public var meaning: String
+        /// Written as numbered parts (`WarehouseLayout+Files.swift`), not one file.
+        public var inParts = false
 
         /// The CSV header line, with its line feed.
         var header: String { columns.map(\.name).joined(separator: ",") + "\n" }
@@ -121,7 +123,7 @@ public enum WarehouseLayout {
                 "Which source shape gave each fact (`explain`'s \"facts from\"; the snapshot's `fact_sources`); not read by the rules."
             ),
         ],
-        meaning: "One row per accepted transaction row, in input order.")
+        meaning: "One row per accepted transaction row, in input order, part after part.", inParts: true)
 
     /// What rows say a product unlocks (RevenueCat's `entitlement_identifiers`): a product the
     /// policy does not list grants these before SPEC §8.12's fallback.
@@ -178,7 +180,7 @@ extension WarehouseLayout {
     public static func markdown() -> String {
         var text = ""
         for table in tables {
-            text += "\n`\(table.fileName)`: \(table.meaning)\n\n"
+            text += "\n\(table.filesTitle): \(table.meaning)\n\n"
             text += "| column | type | required | meaning |\n| --- | --- | --- | --- |\n"
             for column in table.columns {
                 text +=

@@ -9,8 +9,9 @@ import GrandfatherEngine
 /// copy of `transactions.csv` took 12 s of the script's 31). DuckDB's sniffer stays on although
 /// every column and the dialect are given: without it the reader has no estimate of the rows,
 /// takes a file of millions for one of 42, and builds its joins' hash tables from the file.
-/// Both engines read a path as a glob pattern, so each path is escaped for its
-/// engine (`globEscaped`): a folder named `g[ab]` is read, never its sibling `ga`.
+/// Both engines read a path as a glob pattern, so each folder is escaped for its engine
+/// (`globEscaped`): a folder named `g[ab]` is read, never its sibling `ga`; the transactions'
+/// parts are then one pattern, `transactions-*.csv`.
 enum WarehouseLoad {
     /// The tables the classification reads, in `sql`'s names.
     static func statements(folder: String, _ sql: SQLContext) throws(GrandfatherError) -> [String] {
@@ -28,15 +29,29 @@ enum WarehouseLoad {
         guard FileSystem.isDirectory(folder) else {
             throw .usage("--load \(String(reflecting: folder)): no such folder")
         }
-        for (table, _) in tables where !FileSystem.isRegularFile(FileSystem.join(folder, table.fileName)) {
-            throw .usage(
-                "--load \(String(reflecting: folder)): no \(table.fileName) in it; give a folder grandfather normalize wrote"
-            )
-        }
-        return tables.map { (table, name) in
-            let path = globEscaped(FileSystem.join(folder, table.fileName), sql.dialect)
+        return try tables.map { (table, name) throws(GrandfatherError) in
+            let files = table.files(in: folder)
+            guard let first = files.first else {
+                let wanted = table.inParts ? "\(table.partPattern) nor \(table.fileName)" : table.fileName
+                throw .usage(
+                    "--load \(String(reflecting: folder)): no \(wanted) in it; give a folder grandfather normalize wrote"
+                )
+            }
+            let source: String
+            if first == FileSystem.join(folder, table.fileName) {
+                // A table of one file, or an older folder's one transactions file: by its name.
+                source = sql.literal(globEscaped(first, sql.dialect))
+            } else if sql.dialect == .duckdb, folder.contains("\\") {
+                // DuckDB's glob splits a path at a backslash as at a slash, so no pattern under
+                // such a folder matches anything: the parts there now, each by its name.
+                source = "[" + files.map { sql.literal(globEscaped($0, sql.dialect)) }.joined(separator: ", ") + "]"
+            } else {
+                // The parts through the pattern that matches them all, however many a later
+                // normalize writes.
+                source = sql.literal(globEscaped(FileSystem.join(folder, ""), sql.dialect) + table.partPattern)
+            }
             return sql.dialect == .duckdb
-                ? duckDB(table, name: name, path: path, sql) : spark(table, name: name, path: path, sql)
+                ? duckDB(table, name: name, source: source, sql) : spark(table, name: name, path: source, sql)
         }
     }
 
@@ -59,23 +74,26 @@ enum WarehouseLoad {
         return String(out)
     }
 
-    private static func duckDB(_ table: WarehouseLayout.Table, name: String, path: String, _ sql: SQLContext) -> String
-    {
+    /// `source`: the file's path or the parts' pattern as a string literal, or a list of them.
+    private static func duckDB(
+        _ table: WarehouseLayout.Table, name: String, source: String, _ sql: SQLContext
+    ) -> String {
         let columns = table.columns.map { "\(sql.literal($0.name)): \(sql.literal(sql.type($0.type)))" }
         return """
             CREATE OR REPLACE VIEW \(name) AS SELECT * FROM read_csv(
-                \(sql.literal(path)), header = true, delim = ',', quote = '"', escape = '"', nullstr = '',
+                \(source), header = true, delim = ',', quote = '"', escape = '"', nullstr = '',
                 auto_detect = true, strict_mode = true, timestampformat = '%Y-%m-%dT%H:%M:%S.%fZ',
                 columns = {\(columns.joined(separator: ", "))});
             """
     }
 
+    /// `path`: the file's path or the parts' pattern, as a string literal.
     private static func spark(_ table: WarehouseLayout.Table, name: String, path: String, _ sql: SQLContext) -> String {
         let columns = table.columns.map { "\($0.name) \(sql.type($0.type))" }
         return """
             CREATE OR REPLACE TEMPORARY VIEW \(name) (\(columns.joined(separator: ", ")))
             USING csv OPTIONS (
-                path \(sql.literal(path)), header 'true', multiLine 'true', quote '"', escape '"', mode 'FAILFAST',
+                path \(path), header 'true', multiLine 'true', quote '"', escape '"', mode 'FAILFAST',
                 timestampFormat \(sql.literal("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX")), nullValue '',
                 ignoreLeadingWhiteSpace 'false', ignoreTrailingWhiteSpace 'false');
             """

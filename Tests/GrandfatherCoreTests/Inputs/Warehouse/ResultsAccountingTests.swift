@@ -69,6 +69,6 @@ struct ResultsAccountingTests {
         #expect(Self.problem([store], [], transactions: 0) == nil)
         #expect(
             Self.problem(inputs, [], transactions: 6)
-                == "m: error: its transaction files accepted 7 rows; transactions.csv holds 6")
+                == "m: error: its transaction files accepted 7 rows; the transactions table holds 6")
     }
 }

@@ -40,6 +40,19 @@ import Testing
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// The transactions' rows, part after part, each part's header checked and left out.
+    static func transactionRows(_ url: URL) throws -> [String] {
+        let parts = WarehouseLayout.transactions.files(in: url.path)
+        #expect(!parts.isEmpty)
+        var rows: [String] = []
+        for part in parts {
+            let lines = try Self.lines(url, URL(fileURLWithPath: part).lastPathComponent)
+            #expect(lines.first == WarehouseLayout.transactions.columns.map(\.name).joined(separator: ","), "\(part)")
+            rows += lines.dropFirst()
+        }
+        return rows
+    }
+
     @Test func everyAcceptedTransactionRowIsWrittenPlainly() throws {
         let customers = """
             customer_id,platform,original_app_version,original_purchase_date,environment
@@ -58,11 +71,18 @@ import Testing
             FixtureFile("customers.csv", customers), FixtureFile("transactions.csv", transactions),
         ])
         defer { try? FileManager.default.removeItem(at: run.folder) }
-        let rows = try Self.lines(run.out, "transactions.csv")
-        #expect(rows.first == WarehouseLayout.transactions.columns.map(\.name).joined(separator: ","))
+        // Few rows: one part, and no file of the parsers' left beside it.
+        #expect(
+            WarehouseLayout.transactions.files(in: run.out.path) == [
+                run.out.appendingPathComponent("transactions-00001.csv").path
+            ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: run.out.path).filter { $0.hasPrefix(".segment") }
+                .isEmpty)
+        let rows = try Self.transactionRows(run.out)
         // The exact duplicate and the sandbox row are rows too; the bad timestamp is not.
         #expect(
-            Array(rows.dropFirst()) == [
+            rows == [
                 "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false,,canonical",
                 "t1,,\"a,b\",pro.monthly,auto_renewable,2023-12-31T23:00:00.000000Z,,,purchased,production,4.99,,,,false,,canonical",
                 "t2,,=cmd,coins.100,consumable,2024-01-01T00:00:00.000000Z,,,family_shared,sandbox,1,,,,false,,canonical",
@@ -88,7 +108,8 @@ import Testing
         #expect(schema.contains("CREATE TABLE transactions (\n    transaction_id VARCHAR NOT NULL,"))
     }
 
-    /// Parsers of many ranges at once write the same file as one parser.
+    /// Parsers of many ranges at once write the same rows, in the same order, as one parser;
+    /// only where the parts are cut may differ.
     @Test func rowOrderDoesNotDependOnHowTheFileWasCut() throws {
         var transactions = "transaction_id,customer_id,product_id,product_type,purchase_date\n"
         for index in 0..<3000 {
@@ -101,12 +122,58 @@ import Testing
         let cut = try Self.normalize(files, ingest: Self.options(parts: 24, minimumPartSize: 512))
         defer { try? FileManager.default.removeItem(at: cut.folder) }
         // The rejected rows name their folders, which differ.
-        for table in WarehouseLayout.inputTables {
+        for table in WarehouseLayout.inputTables where !table.inParts {
             let left = try Data(contentsOf: whole.out.appendingPathComponent(table.fileName))
             let right = try Data(contentsOf: cut.out.appendingPathComponent(table.fileName))
             #expect(left.count == right.count && left == right, "\(table.fileName) differs")
         }
-        #expect(try Self.lines(cut.out, "transactions.csv").count == 3001)
+        let rows = try Self.transactionRows(cut.out)
+        #expect(rows.count == 3000)
+        #expect(rows == (try Self.transactionRows(whole.out)))
+    }
+
+    /// Rows past what a segment holds in memory go to its own file, which becomes a part as it
+    /// is; the small segments between are written together as parts of their own. Read in
+    /// their numbers' order, the parts give the rows in input order.
+    @Test func largeSegmentsBecomePartsAsTheyAre() throws {
+        let count = 100_000
+        var big = "transaction_id,customer_id,product_id,product_type,purchase_date\n"
+        for index in 0..<count {
+            big +=
+                "big-\(index)-\(String(repeating: "x", count: 40)),c\(index % 997),pro.monthly,auto_renewable,2024-01-01T00:00:00Z\n"
+        }
+        let small =
+            "transaction_id,customer_id,product_id,product_type,purchase_date\ns1,c1,coins,consumable,2024-01-01T00:00:00Z\n"
+        let run = try Self.normalize(
+            [
+                FixtureFile("a.csv", small), FixtureFile("b.csv", big),
+                FixtureFile("c.csv", small.replacingOccurrences(of: "s1", with: "s2")),
+            ],
+            ingest: Self.options(parts: 2, minimumPartSize: 1 << 20))
+        defer { try? FileManager.default.removeItem(at: run.folder) }
+        let parts = WarehouseLayout.transactions.files(in: run.out.path).map {
+            URL(fileURLWithPath: $0).lastPathComponent
+        }
+        #expect(parts.count >= 3)
+        #expect(parts == (1...parts.count).map(WarehouseLayout.transactions.partName))
+        let rows = try Self.transactionRows(run.out)
+        let ids = rows.map { String($0.prefix { $0 != "," }) }
+        #expect(ids.count == count + 2)
+        #expect(ids.first == "s1" && ids.last == "s2")
+        #expect(
+            Array(ids.dropFirst().dropLast()) == (0..<count).map { "big-\($0)-\(String(repeating: "x", count: 40))" })
+        #expect(run.written.transactions == count + 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: run.out.path).filter { $0.hasPrefix(".segment") }
+                .isEmpty)
+    }
+
+    /// A run without one accepted transaction still writes the table: one part, its header.
+    @Test func noTransactionsWriteOneHeaderPart() throws {
+        let run = try Self.normalize([FixtureFile("customers.csv", "customer_id,platform\nc1,ios\n")])
+        defer { try? FileManager.default.removeItem(at: run.folder) }
+        #expect(try Self.transactionRows(run.out).isEmpty)
+        #expect(WarehouseLayout.transactions.files(in: run.out.path).count == 1)
     }
 
     /// A folder normalize wrote is replaced whole; any other is left alone.
