@@ -9,6 +9,9 @@ import GrandfatherEngine
 /// copy of `transactions.csv` took 12 s of the script's 31). DuckDB's sniffer stays on although
 /// every column and the dialect are given: without it the reader has no estimate of the rows,
 /// takes a file of millions for one of 42, and builds its joins' hash tables from the file.
+/// DuckDB reads through 4 MiB buffers, not its default 32 MiB (16 times the longest line it
+/// allows, 2 MB, which still fits): over the transactions' parts the default held about 430
+/// MiB more in every pass (1M customers: 1,311 MiB peak against 859 MiB, at the same speed).
 /// Both engines read a path as a glob pattern, so each folder is escaped for its engine
 /// (`globEscaped`): a folder named `g[ab]` is read, never its sibling `ga`; the transactions'
 /// parts are then one pattern, `transactions-*.csv`.
@@ -74,6 +77,8 @@ enum WarehouseLoad {
         return String(out)
     }
 
+    static let duckDBBufferSize = 4 << 20
+
     /// `source`: the file's path or the parts' pattern as a string literal, or a list of them.
     private static func duckDB(
         _ table: WarehouseLayout.Table, name: String, source: String, _ sql: SQLContext
@@ -83,6 +88,7 @@ enum WarehouseLoad {
             CREATE OR REPLACE VIEW \(name) AS SELECT * FROM read_csv(
                 \(source), header = true, delim = ',', quote = '"', escape = '"', nullstr = '',
                 auto_detect = true, strict_mode = true, timestampformat = '%Y-%m-%dT%H:%M:%S.%fZ',
+                buffer_size = \(duckDBBufferSize),
                 columns = {\(columns.joined(separator: ", "))});
             """
     }
