@@ -7,8 +7,9 @@
 public final class ByteBuffer {
     @exclusivity(unchecked) private var buffer: GrowableBuffer<UInt8>
 
-    public init(capacity: Int) {
-        buffer = GrowableBuffer(capacity: max(capacity, 64))
+    /// A buffer whose bytes begin at an address that is a multiple of `alignment`.
+    public init(capacity: Int, alignment: Int = 1) {
+        buffer = GrowableBuffer(capacity: max(capacity, 64), alignment: alignment)
     }
 
     deinit {
@@ -32,6 +33,15 @@ public final class ByteBuffer {
     /// Drops the bytes after the first `count`.
     public func truncate(to count: Int) {
         buffer.count = min(count, buffer.count)
+    }
+
+    /// Drops the first `count` bytes, moving the rest to the start.
+    public func removeFirst(_ count: Int) {
+        let kept = buffer.count - min(count, buffer.count)
+        if kept > 0 {
+            UnsafeMutableRawPointer(buffer.base).copyMemory(from: buffer.base + (buffer.count - kept), byteCount: kept)
+        }
+        buffer.count = kept
     }
 
     /// Upper-cases the ASCII letters in `range`.

@@ -3,10 +3,24 @@ public struct GrowableBuffer<Element> {
     public private(set) var base: UnsafeMutablePointer<Element>
     public var count = 0
     private var capacity: Int
+    /// The alignment of `base`, kept as the buffer grows (a file written with `O_DIRECT`
+    /// takes its bytes only from memory aligned to the disk's blocks).
+    private let alignment: Int
 
-    public init(capacity: Int) {
+    public init(capacity: Int, alignment: Int = MemoryLayout<Element>.alignment) {
         self.capacity = capacity
-        base = .allocate(capacity: capacity)
+        self.alignment = alignment
+        base = Self.allocate(capacity, alignment: alignment)
+    }
+
+    private static func allocate(_ capacity: Int, alignment: Int) -> UnsafeMutablePointer<Element> {
+        guard alignment > MemoryLayout<Element>.alignment else { return .allocate(capacity: capacity) }
+        // `deallocate` frees it as any other: the runtime frees memory of unknown alignment
+        // as aligned memory.
+        return UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<Element>.stride, alignment: alignment
+        )
+        .bindMemory(to: Element.self, capacity: capacity)
     }
 
     public subscript(index: Int) -> Element {
@@ -31,7 +45,7 @@ public struct GrowableBuffer<Element> {
         guard needed > capacity else { return }
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        let newBase = Self.allocate(newCapacity, alignment: alignment)
         newBase.moveInitialize(from: base, count: count + extra)
         base.deallocate()
         base = newBase
@@ -44,7 +58,7 @@ public struct GrowableBuffer<Element> {
     /// `removeAll` keeps the capacity.
     public mutating func release() {
         base.deallocate()
-        base = .allocate(capacity: 1)
+        base = Self.allocate(1, alignment: alignment)
         capacity = 1
         count = 0
     }
@@ -52,7 +66,7 @@ public struct GrowableBuffer<Element> {
     public mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        let newBase = Self.allocate(newCapacity, alignment: alignment)
         newBase.moveInitialize(from: base, count: count)
         base.deallocate()
         base = newBase

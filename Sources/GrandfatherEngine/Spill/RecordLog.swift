@@ -9,6 +9,9 @@ import Synchronization
 /// being written, headed by the table's header. At the end the segments are put in the order
 /// of the inputs, then of their first line, and each segment's file becomes the next part, as
 /// it is: no row is copied, so the table needs its own size in free disk, not twice that.
+/// A segment's file is written with `O_DIRECT` where the file system takes it: past the page
+/// cache, whose copy and later flush cost normalize more than the disk did (1.8 GB at a
+/// million customers: 2.2 s of system time to write, 5.7 s with the flush, against 0.14 s).
 /// Segments that never grew past memory are written together, in that order, as parts of
 /// their own. The rows, read part after part, are the same on every run whatever the threads
 /// did; where the parts are cut follows how the inputs were cut for the parsers.
@@ -18,18 +21,22 @@ public final class RecordLog: @unchecked Sendable {
     private let header: [UInt8]
     /// The folder the segments' files and the parts are written in.
     private let folder: String
+    /// Whether segments' files are tried with `O_DIRECT` first.
+    private let direct: Bool
     private let segments = Mutex<[Segment]>([])
     /// The first write that failed; reported when the parts are written.
     private let failure = Mutex<EngineError?>(nil)
 
     /// A log whose parts each begin with `header` and are written in `folder`, which must
     /// exist and be this run's alone (the segments' files wait there under hidden names).
-    public init(inputs: [String], header: String, folder: String) {
+    /// `direct: false` writes through the page cache (tests of that path).
+    public init(inputs: [String], header: String, folder: String, direct: Bool = true) {
         var places: [String: Int] = [:]
         for (place, input) in inputs.enumerated() where places[input] == nil { places[input] = place }
         self.places = places
         self.header = Array(header.utf8)
         self.folder = folder
+        self.direct = direct
     }
 
     /// A new segment for the rows of `file` a sink reads, from `order` (its first line, or the
@@ -71,7 +78,7 @@ public final class RecordLog: @unchecked Sendable {
             try FileSystem.writeNewFile(nextPath()) { descriptor in
                 if let code = FileWriting.writeAll(header, to: descriptor) { return code }
                 for segment in segments {
-                    if let code = segment.writeHeld(to: descriptor) { return code }
+                    if let code = segment.writeRows(to: descriptor) { return code }
                 }
                 return nil
             }
@@ -95,6 +102,20 @@ public final class RecordLog: @unchecked Sendable {
     public final class Segment: @unchecked Sendable {
         /// Held in memory up to this many bytes, then moved to the segment's file.
         fileprivate static let spillAt = 4 << 20
+        /// What `O_DIRECT` asks of every write's memory, length and place in the file: a
+        /// multiple of the disk's block (512 or 4,096 bytes).
+        private static let block = 4096
+        /// Linux's `O_DIRECT`, which Swift's Glibc module leaves out (it is behind
+        /// `_GNU_SOURCE`); its value differs by architecture, and elsewhere nothing is direct.
+        private static let oDirect: Int32 = {
+            #if os(Linux) && arch(x86_64)
+                return 0o40000
+            #elseif os(Linux) && arch(arm64)
+                return 0o200000
+            #else
+                return 0
+            #endif
+        }()
 
         fileprivate let place: Int
         fileprivate let file: String
@@ -102,9 +123,13 @@ public final class RecordLog: @unchecked Sendable {
         /// Its place among the log's segments, which names its file.
         private let number: Int
         private unowned let log: RecordLog
-        private let buffer = ByteBuffer(capacity: 1 << 16)
+        /// The header, then the rows not yet in the file: a part's first bytes are its header.
+        private let buffer = ByteBuffer(capacity: 1 << 16, alignment: block)
         /// The segment's file, once the rows outgrew memory.
         private var descriptor: Int32 = -1
+        /// Whether the file is written past the page cache, in whole blocks.
+        private var direct = false
+        /// The bytes in the file.
         private var spilled = 0
         fileprivate private(set) var rows = 0
         /// Of the first batch's bytes: with the length, what orders two segments that start on
@@ -118,13 +143,14 @@ public final class RecordLog: @unchecked Sendable {
             self.order = order
             self.number = number
             self.log = log
+            log.header.withUnsafeBytes { buffer.append($0) }
         }
 
         deinit {
             if descriptor >= 0 { close(descriptor) }
         }
 
-        /// The bytes of its rows.
+        /// The bytes of its header and rows.
         fileprivate var size: Int { spilled + buffer.count }
         fileprivate var hasFile: Bool { descriptor >= 0 }
         /// Hidden, so a reader of the folder's tables never takes it for one.
@@ -141,35 +167,79 @@ public final class RecordLog: @unchecked Sendable {
 
         private func spill() {
             do throws(EngineError) {
-                if descriptor < 0 {
-                    descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-                    guard descriptor >= 0 else {
-                        throw .io(path: path, message: "cannot create file: \(FileSystem.describeErrno())")
-                    }
-                    if let code = FileWriting.writeAll(log.header, to: descriptor) { throw failed(code) }
-                }
-                if let code = FileWriting.writeAll(buffer, to: descriptor) { throw failed(code) }
-                spilled += buffer.count
-                buffer.truncate(to: 0)
+                if descriptor < 0 { try create() }
+                // In whole blocks when direct; the rest waits for the next rows.
+                let count = direct ? buffer.count / Self.block * Self.block : buffer.count
+                try write(count)
+                buffer.removeFirst(count)
             } catch {
                 log.fail(error)
                 buffer.truncate(to: 0)
             }
         }
 
+        /// Creates the segment's file, direct where the file system allows it.
+        private func create() throws(EngineError) {
+            let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+            descriptor = Self.oDirect == 0 || !log.direct ? -1 : open(path, flags | Self.oDirect, 0o644)
+            direct = descriptor >= 0
+            // tmpfs and some others refuse O_DIRECT (EINVAL): the page cache, then.
+            if descriptor < 0, Self.oDirect == 0 || !log.direct || errno == EINVAL {
+                descriptor = open(path, flags, 0o644)
+            }
+            guard descriptor >= 0 else {
+                throw .io(path: path, message: "cannot create file: \(FileSystem.describeErrno())")
+            }
+        }
+
+        /// Writes the buffer's first `count` bytes at the end of the file.
+        private func write(_ count: Int) throws(EngineError) {
+            guard count > 0 else { return }
+            var code = buffer.withBytes {
+                FileWriting.writeAll(UnsafeRawBufferPointer(rebasing: $0.prefix(count)), to: descriptor, at: spilled)
+            }
+            // A file system may take O_DIRECT at open and refuse it for a write: through the
+            // page cache, then, from the same place.
+            if code == EINVAL, direct {
+                try buffered()
+                code = buffer.withBytes {
+                    FileWriting.writeAll(
+                        UnsafeRawBufferPointer(rebasing: $0.prefix(count)), to: descriptor, at: spilled)
+                }
+            }
+            if let code { throw failed(code) }
+            spilled += count
+        }
+
+        /// Writes through the page cache from now on.
+        private func buffered() throws(EngineError) {
+            guard direct else { return }
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~Self.oDirect) == 0 else {
+                throw .io(path: path, message: "cannot write through the page cache: \(FileSystem.describeErrno())")
+            }
+            direct = false
+        }
+
         private func failed(_ code: Int32) -> EngineError {
             .io(path: path, message: "cannot write: \(String(cString: strerror(code)))")
         }
 
-        /// Writes the rows still in memory to `target` (a segment without a file of its own).
-        fileprivate func writeHeld(to target: Int32) -> Int32? {
-            FileWriting.writeAll(buffer, to: target)
+        /// Writes its rows, all in memory, to `target`: a segment without a file of its own,
+        /// whose part has one header for several segments.
+        fileprivate func writeRows(to target: Int32) -> Int32? {
+            buffer.withBytes { bytes in
+                FileWriting.writeAll(Array(bytes.dropFirst(log.header.count)), to: target)
+            }
         }
 
-        /// Ends the segment's file with the rows still in memory, flushes it and gives it its
+        /// Ends the segment's file with the bytes still in memory, flushes it and gives it its
         /// part's name.
         fileprivate func finish(as part: String) throws(EngineError) {
-            if let code = FileWriting.writeAll(buffer, to: descriptor) { throw failed(code) }
+            // The last bytes are no whole block.
+            try buffered()
+            try write(buffer.count)
+            buffer.truncate(to: 0)
             guard fsync(descriptor) == 0 else {
                 throw .io(path: path, message: "cannot flush: \(FileSystem.describeErrno())")
             }
