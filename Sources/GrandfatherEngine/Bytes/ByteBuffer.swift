@@ -35,6 +35,13 @@ public final class ByteBuffer {
         buffer.count = min(count, buffer.count)
     }
 
+    /// Lets `write` lay up to `maximum` bytes at the end, in place, and keeps the number it
+    /// returns: a value formatted straight into the buffer, with no copy on the way.
+    public func appendInPlace(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if buffer.room < maximum { buffer.grow(to: buffer.count + maximum) }
+        buffer.count += write(buffer.base + buffer.count)
+    }
+
     /// Drops the first `count` bytes, moving the rest to the start.
     public func removeFirst(_ count: Int) {
         let kept = buffer.count - min(count, buffer.count)

@@ -8,6 +8,11 @@ extension ByteBuffer {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Appends bytes as they are (a cell formatted once and kept).
+    public func appendRaw(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
     /// Appends a text cell, or an empty cell for an absent one.
     public func appendPlainCell(_ text: String?) {
         guard var text else { return }
@@ -17,14 +22,16 @@ extension ByteBuffer {
     /// Appends an instant as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, or an empty cell.
     public func appendPlainCell(_ instant: Instant?) {
         guard let instant else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.maximumISO8601Length) { buffer in
-            guard let base = buffer.baseAddress, let length = instant.writeISO8601(into: base, allDigits: true) else {
-                // Outside years 0000–9999, which no accepted row holds (the supported range).
-                appendPlainCell(instant.iso8601)
-                return
+        var outside = false
+        appendInPlace(maximum: Instant.maximumISO8601Length) { base in
+            guard let length = instant.writeISO8601(into: base, allDigits: true) else {
+                outside = true
+                return 0
             }
-            append(UnsafeRawBufferPointer(start: base, count: length))
+            return length
         }
+        // Outside years 0000–9999, which no accepted row holds (the supported range).
+        if outside { appendPlainCell(instant.iso8601) }
     }
 
     public func appendPlainCell(_ value: Bool) {

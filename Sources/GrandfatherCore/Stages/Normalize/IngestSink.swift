@@ -17,7 +17,7 @@ struct IngestSink: RowSink {
     /// Where `grandfather normalize` keeps every accepted transaction; `nil` for an audit.
     let log: RecordLog?
     private var segment: RecordLog.Segment?
-    /// Each provenance's `fact_sources` text for the log's rows, made once.
+    /// Each provenance's `fact_sources` cell for the log's rows, made once.
     private var sources: [UInt64: [UInt8]] = [:]
     /// The line of the first transaction row, which orders this sink's rows in the log.
     private var firstLine: Int?
