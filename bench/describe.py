@@ -993,15 +993,16 @@ def resolve(paths):
                         if n.startswith("transactions-") and n.endswith(".csv")),
                        key=lambda n: (len(n), n))
         for name in ("customers.csv", "transactions.csv"):
+            # the parts first, as grandfather reads a folder that holds both
+            if name == "transactions.csv" and parts:
+                found.append([os.path.join(folder, n) for n in parts])
+                continue
             for candidate in (name, name + ".gz"):
                 p = os.path.join(folder, candidate)
                 if os.path.isfile(p):
                     found.append(p)
                     break
             else:
-                if name == "transactions.csv" and parts:
-                    found.append([os.path.join(folder, n) for n in parts])
-                    continue
                 raise InputError("%s: no %s in the folder" % (folder, name))
         return found[0], found[1], folder
     if len(paths) == 2:
