@@ -375,10 +375,12 @@ enum RevenueCatSource: InputSource {
     ) throws(GrandfatherError) -> [Fed] {
         var parts = delivered.parts
         delivered.parts = []
+        // What the rows' deliveries took, and a floor for what feeding them frees below.
+        let deliveryBytes = parts.reduce(0) { $0 + $1.count } * MemoryLayout<ExportDeliveries.Delivery>.stride
         let deliveries = ExportDeliveries(&parts)
         // The deliveries took 16 bytes a row, now free but scattered through the heap: given
         // back before the ledger grows, so that the two do not add up to the run's peak.
-        FreedMemory.giveBack()
+        FreedMemory.giveBack(freed: deliveryBytes)
 
         let ranges = delivered.ranges
         let fed = ResultSlots<Fed, GrandfatherError>(count: ranges.count)
@@ -421,7 +423,7 @@ enum RevenueCatSource: InputSource {
                 })
         }
         // Each range's batches and spill buffers, freed on the threads that fed them.
-        FreedMemory.giveBack()
+        FreedMemory.giveBack(freed: deliveryBytes)
         var result: [Fed] = []
         for index in ranges.indices { result.append(try fed.take(index)) }
         feedMerged(&result, ranges: ranges, into: stream)
