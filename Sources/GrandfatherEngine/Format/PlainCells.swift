@@ -34,8 +34,9 @@ extension ByteBuffer {
         if outside { appendPlainCell(instant.iso8601) }
     }
 
+    /// Appends `true` or `false`, as they are: neither ever needs quotes.
     public func appendPlainCell(_ value: Bool) {
-        appendPlainCell(value ? "true" : "false")
+        appendRaw(value ? "true" : "false")
     }
 
     /// Appends a cell from bytes kept as an array.

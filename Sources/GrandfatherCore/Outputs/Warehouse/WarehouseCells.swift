@@ -6,8 +6,8 @@ import GrandfatherEngine
 extension ByteBuffer {
     /// Appends the transaction at `row` of `batch` in `WarehouseLayout.transactions`' columns.
     /// `sources` keeps each provenance's cell as it is first made: a run has a handful, and
-    /// making one per row cost a string each. The enumerations' and booleans' cells are
-    /// written as they are: their vocabularies (lower-case letters and `_`) never need quotes,
+    /// making one per row cost a string each. The enumerations' cells are written as they
+    /// are: their vocabularies (lower-case letters and `_`) never need quotes,
     /// and looking for them was a pass over a third of every row's cells.
     func appendWarehouseRow(_ row: Int, of batch: TransactionBatch, sources: inout [UInt64: [UInt8]]) {
         let transaction = batch.rows[row]
@@ -44,7 +44,7 @@ extension ByteBuffer {
         append(comma)
         appendPlainCell(transaction.gracePeriodExpiresDate)
         append(comma)
-        appendRaw(transaction.isPromotional ? "true" : "false")
+        appendPlainCell(transaction.isPromotional)
         append(comma)
         appendPlainCell(transaction.termEnds)
         append(comma)
@@ -52,10 +52,11 @@ extension ByteBuffer {
         if let cell = sources[provenance.bits] {
             appendRaw(cell)
         } else {
-            let cell = ByteBuffer(capacity: 64)
-            cell.appendPlainCell(provenance.described)
-            sources[provenance.bits] = cell.array
-            appendRaw(cell.array)
+            let formatted = ByteBuffer(capacity: 64)
+            formatted.appendPlainCell(provenance.described)
+            let cell = formatted.array
+            sources[provenance.bits] = cell
+            appendRaw(cell)
         }
         append(UInt8(ascii: "\n"))
     }
