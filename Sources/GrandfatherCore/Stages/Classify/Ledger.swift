@@ -27,20 +27,9 @@ final class Ledger {
     /// The rows other sources gave for a slot whose record came from one source (SPEC §9):
     /// few customers have any, so they are kept apart and assembled by `finish`.
     @exclusivity(unchecked) private var otherSources: [Int: [Customer]] = [:]
-    /// The bytes of ids too long for the index to hold, back to back, for comparisons that
-    /// touch no reference counts.
-    @exclusivity(unchecked) private var idBytes = GrowableBuffer<UInt8>(capacity: 1 << 12)
-    /// End of each slot's long id in `idBytes` (a short id adds nothing), from the first long
-    /// id on: empty while every id is short (4 bytes a customer saved, 20 MB at 5M).
-    @exclusivity(unchecked) private var idEnds = GrowableBuffer<Int32>(capacity: 1 << 12)
 
     init(rules: AuditRules) {
         self.rules = rules
-    }
-
-    deinit {
-        idBytes.deallocate()
-        idEnds.deallocate()
     }
 
     /// How a customer row relates to earlier rows with its id (SPEC §8.7).
@@ -55,12 +44,6 @@ final class Ledger {
         if let found = index.find(hash: hash, id: id, matches: { hasID($0, id) }) { return Int(found) }
         let slot = records.count
         index.insert(hash: hash, id: id, slot: Int32(slot))
-        if id.count > CustomerIndex.inlineLength, let base = id.baseAddress {
-            // Every slot before the first long one ends where the (empty) bytes begin.
-            while idEnds.count < slot { idEnds.append(0) }
-            idBytes.append(base, count: id.count)
-        }
-        if idEnds.count == slot, idBytes.count > 0 { idEnds.append(Int32(idBytes.count)) }
         records.append(Customer.orphan(id: String(decoding: id, as: UTF8.self)))
         hasRecord.append(false)
         activities.append(CustomerActivity())
@@ -68,13 +51,18 @@ final class Ledger {
         return slot
     }
 
-    /// Whether the long id of `slot` is `id` (the index compares short ids itself).
+    /// Whether the long id of `slot` is `id` (the index compares short ids itself), read where
+    /// the slot's record holds it: a copy of the long ids beside the records was 40 MB at a
+    /// million 36-byte ids, and reaching either costs the same two cache misses.
     private func hasID(_ slot: Int32, _ id: UnsafeRawBufferPointer) -> Bool {
-        let end = Int(idEnds[Int(slot)])
-        let start = slot == 0 ? 0 : Int(idEnds[Int(slot) - 1])
-        guard end - start == id.count else { return false }
-        guard let base = id.baseAddress else { return true }
-        return memcmp(idBytes.base + start, base, id.count) == 0
+        records.withUnsafeBufferPointer { records in
+            let kept = records[Int(slot)].id.utf8
+            return kept.withContiguousStorageIfAvailable { bytes in
+                guard bytes.count == id.count else { return false }
+                guard let stored = bytes.baseAddress, let given = id.baseAddress else { return true }
+                return memcmp(stored, given, id.count) == 0
+            } ?? kept.elementsEqual(id)
+        }
     }
 
     /// Reads the index entries lookups of these hashes start at, so that their cache misses
@@ -201,10 +189,6 @@ final class Ledger {
         customers: UnsafeMutablePointer<Customer>, activities target: UnsafeMutablePointer<CustomerActivity>
     ) {
         index.release()
-        // Freed, not emptied: the ledger lives as long as the run (at a million 47-byte
-        // RevenueCat ids these were 50 MB kept to the end).
-        idBytes.release()
-        idEnds.release()
         for slot in storePlatforms.indices { applyStorePlatform(slot) }
         storePlatforms = []
         for (slot, others) in otherSources { records[slot] = CustomerFactRules.assemble([records[slot]] + others) }
