@@ -117,10 +117,6 @@ enum SnapshotWriter {
         }
     }
 
-    /// The page cache of each connection, in KiB: the rows go in key order, so only the
-    /// b-trees' right edges are touched again.
-    static let cacheKiB = 2000
-
     /// Opens `path` for writing; `pageSize` applies to a file that has no pages yet.
     private static func withDatabase(
         _ path: String, pageSize: Int? = nil, _ body: (Database) throws -> Void
@@ -145,10 +141,11 @@ enum SnapshotWriter {
                 // verifies them, and the tests run it on the snapshots they write.
                 try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                 if let pageSize { try db.execute(sql: "PRAGMA page_size = \(pageSize)") }
-                // SQLite's own default again (2 MB), said after the page size: left unsaid, a
-                // connection writing 64 KiB pages in key order kept 26 MB of them cached
-                // (heaptrack at a million customers), both parts at once, the run's peak.
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB)")
+                // SQLite's own default again (2000 KiB), said after the page size: left unsaid, a
+                // connection writing 64 KiB pages kept 26 MB of them cached (heaptrack at a
+                // million customers), both parts at once, the run's peak. The rows go in key
+                // order, so only the b-trees' right edges are touched again.
+                try db.execute(sql: "PRAGMA cache_size = -2000")
                 do {
                     try body(db)
                 } catch let error as DatabaseError
