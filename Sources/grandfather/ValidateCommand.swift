@@ -69,6 +69,8 @@ enum ValidationReport {
         lines.append(contentsOf: AppStoreSection.lines(audit.appStore))
         if let merged = MergedIDsSection.line(audit) { lines.append(merged) }
         lines.append(contentsOf: ProductFindings.lines(audit.productFindings))
+        lines.append(contentsOf: PopulationSection.validationLines(audit.population))
+        lines.append(contentsOf: PopulationSection.warnings(audit.population).map { "warning: \($0)" })
         for rejection in audit.rejections.prefix(ValidateCommand.listed) {
             var place = "\(rejection.file):\(rejection.line):"
             if let column = rejection.column { place += "\(column):" }

@@ -51,18 +51,25 @@ import Testing
             "customer_id,platform,original_app_version,original_purchase_date\n"
                 + "\"<script>alert(1)</script>\",ios,300,2025-03-04T10:00:00-08:00\n")
         arguments.append("hostile.csv")
+        // And the App Store's sales reports of the same app, for the paid copies' section.
+        for report in SampleData.salesReports {
+            arguments.append(try cli.copy(SampleData.folder.appendingPathComponent("apple-sales/\(report)")))
+        }
         let result = try cli.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
         let dom = try render(cli, cli.path("out/latest/report.html"), name: "report")
         for heading in [
             "The run", "Classes", "Original purchases around the cutover", "Original versions per platform", "Flags",
-            "Changes since the previous run", "Revenue at stake", "Customers by flag",
+            "Changes since the previous run", "Revenue at stake", "Paid copies and the customers found",
+            "Customers by flag",
         ] {
             #expect(dom.contains(">\(heading)</h2>"), "heading \(heading)")
         }
         #expect(dom.components(separatedBy: "<svg").count - 1 >= 3, "charts")
         #expect(dom.components(separatedBy: "<rect").count - 1 >= 10, "bars")
         #expect(dom.contains("class=\"cutover\""))
+        #expect(dom.contains("10 customers on Apple platforms grandfathered; 5 paid copies with no customer found"))
+        #expect(dom.contains("<td>before 2024-12</td>"), "the table by month")
         #expect(!dom.contains("<script"), "no script element, and the id did not become one")
         #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the id is text")
     }

@@ -49,6 +49,28 @@ import Testing
         try Self.compare(scenario: "revenuecat-sample", cli: cli)
     }
 
+    /// The bundled sample's customers and transactions with the App Store sales reports of the
+    /// same app, audited as `scripts/sample-sales` audits them.
+    @Test func salesSampleRun() throws {
+        let cli = try CLI()
+        let reports = try FileManager.default.contentsOfDirectory(
+            atPath: Self.repository.appendingPathComponent("sample-data/apple-sales").path
+        )
+        .filter { $0.hasPrefix("S_") }.sorted()
+        for name in ["policy.json", "customers.csv", "transactions.csv"] {
+            try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
+        }
+        for name in reports { try cli.copy(Self.repository.appendingPathComponent("sample-data/apple-sales/\(name)")) }
+        #expect(reports.count == 6)
+        let result = try cli.run(
+            [
+                "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",
+                "transactions.csv",
+            ] + reports)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.compare(scenario: "sales-sample", cli: cli)
+    }
+
     /// The repository's root, whose `sample-data/` the samples' runs read.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

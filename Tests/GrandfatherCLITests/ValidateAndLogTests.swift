@@ -20,6 +20,36 @@ import Testing
         #expect(Set(names) == ["policy.json", "customers.csv", "transactions.csv"], "nothing written")
     }
 
+    /// For a sales report, `validate` says what it counted and what it could not use.
+    @Test func validateExplainsWhatASalesReportCounted() throws {
+        let cli = try CLI()
+        var arguments = try validateArguments(cli)
+        for report in ["S_M_85012345_202412.txt", "S_M_85012345_202501.txt.gz"] {
+            arguments.append(try cli.copy(SampleData.folder.appendingPathComponent("apple-sales/\(report)")))
+        }
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "S_M_85012345_202412.txt: sales, apple-sales, 6 rows read, 6 accepted, 0 rejected (0 exact duplicates, 0 superseded, 0 sandbox)"
+                )
+            })
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "S_M_85012345_202412.txt: counted 5 rows of app copies (5 paid, 1 at no price, 1 returned) "
+                        + "from 2024-12-01 to 2024-12-31; could not use 1 update row")
+            })
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "202501.txt.gz: counted 2 rows of app copies (5 paid, 0 at no price, 0 returned) "
+                        + "from 2025-01-01 to 2025-01-31; could not use 1 in-app purchase row, 1 re-download row")
+            })
+    }
+
     @Test func validateListsRejectionsAndExitsThreeOverTheThreshold() throws {
         let cli = try CLI()
         let arguments = try validateArguments(cli)

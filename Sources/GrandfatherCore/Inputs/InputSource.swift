@@ -63,6 +63,8 @@ struct SourceOutcome: Sendable {
     /// Which customer ids name one customer; a source that gives them is read before any
     /// source of records.
     var identities = CustomerIdentities()
+    /// What the stores' sales reports counted: copies of the app, with no customers.
+    var population = SalesPopulation()
 }
 
 /// Where sources deliver rows, and the settings they read with.

@@ -1,14 +1,16 @@
 import GrandfatherEngine
 
-/// Which of SPEC §2's two record kinds a file holds.
+/// Which of SPEC §2's two record kinds a file holds, or `sales`: a store's sales report,
+/// which counts copies sold and names no customer (`SalesPopulation`).
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-    case customers, transactions
+    case customers, transactions, sales
 
-    /// Field names in SPEC order.
+    /// Field names in SPEC order; none for a sales report, whose columns are its store's.
     public var fieldNames: [String] {
         switch self {
         case .customers: return CustomerField.allCases.map(\.name)
         case .transactions: return TransactionField.allCases.map(\.name)
+        case .sales: return []
         }
     }
 

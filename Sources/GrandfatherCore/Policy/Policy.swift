@@ -23,6 +23,8 @@ public struct Policy: Sendable {
     public var exchangeRates: ExchangeRates?
     /// How App Store files are read (`apple`).
     public var apple = ApplePolicy()
+    /// How the stores' sales reports are counted (`sales`).
+    public var sales = SalesPolicy()
     /// SHA-256 of the policy file's bytes, hex: names the policy in `runs`.
     public var digest: String
     /// The policy file's text, kept for `runs`.

@@ -73,11 +73,13 @@ struct PolicyReader {
         var zone: WallClockZone?
         var exchange: ExchangeRates?
         var apple = ApplePolicy()
+        var sales = SalesPolicy()
         for member in members {
             switch member.key {
             case "name": name = try string(member, "name")
             case "fx": exchange = try exchangeRates(member)
             case "apple": apple = try applePolicy(member)
+            case "sales": sales = try salesPolicy(member)
             case "cutover": cutoverMember = member
             case "grandfathered_entitlements":
                 let list = try stringList(member, "grandfathered_entitlements")
@@ -109,10 +111,12 @@ struct PolicyReader {
                 file: file, line: 1, column: 1, message: "missing required key \"grandfathered_entitlements\"")
         }
         let cutover = try cutover(cutoverMember, zone: zone)
-        return Policy(
+        var policy = Policy(
             name: name, cutover: cutover, grandfatheredEntitlements: entitlements, products: products,
             nonRenewingTermDays: termDays, edgeWindowSeconds: windowSeconds, maxRejectedFraction: maxFraction,
             defaultTimeZone: zone, exchangeRates: exchange, apple: apple, digest: "", sourceText: "")
+        policy.sales = sales
+        return policy
     }
 
     func cutover(_ member: JSONMember, zone: WallClockZone?) throws(GrandfatherError) -> Cutover {

@@ -41,6 +41,11 @@ public struct WallClockZone: Sendable, Equatable {
         return Instant(microseconds: wall.microseconds - Int64(chosen) * 1_000_000)
     }
 
+    /// The zone's offset from UTC at `instant`, in seconds (east positive).
+    public func secondsFromUTC(at instant: Instant) -> Int {
+        offset(at: Double(instant.microseconds) / 1_000_000)
+    }
+
     private func offset(at seconds: Double) -> Int {
         zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
     }

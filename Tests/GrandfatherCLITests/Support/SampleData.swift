@@ -8,6 +8,12 @@ enum SampleData {
 
     static let inputs = ["customers.csv", "customers-late.json", "transactions.csv", "transactions-2024.jsonl"]
 
+    /// The App Store's Summary Sales Reports of the sample's app, in `apple-sales/`.
+    static let salesReports = [
+        "S_D_85012345_20250303.txt", "S_D_85012345_20250304.txt", "S_D_85012345_20250305.txt",
+        "S_M_85012345_202412.txt", "S_M_85012345_202501.txt.gz", "S_M_85012345_202502.txt",
+    ]
+
     /// The as-of the sample's README derives its table at.
     static let asOf = "2026-11-21T00:00:00Z"
 

@@ -58,6 +58,8 @@ struct ExpectedOutcome {
                     productionTransactions += 1
                     transactionContents[transaction.id, default: []].insert(transaction.content)
                     named.insert(Pools.transactionCustomerIDs[transaction.customer])
+                case .sales:
+                    preconditionFailure("the property datasets hold no sales reports")
                 }
             }
             expected.rejectedLines.sort()

@@ -50,6 +50,8 @@ struct PolicySpec: Sendable {
     var defaultTimeZone: String?
     /// The `apple` section's JSON object text, if any.
     var apple: String?
+    /// The `sales` section's JSON object text, if any.
+    var sales: String?
 
     /// The policy as JSON text.
     var json: String {
@@ -77,6 +79,7 @@ struct PolicySpec: Sendable {
         if let maxRejectedFraction { top.append("\"max_rejected_fraction\": \(maxRejectedFraction)") }
         if let defaultTimeZone { top.append("\"default_time_zone\": \(quoted(defaultTimeZone))") }
         if let apple { top.append("\"apple\": \(apple)") }
+        if let sales { top.append("\"sales\": \(sales)") }
         return "{\n  " + top.joined(separator: ",\n  ") + "\n}\n"
     }
 }

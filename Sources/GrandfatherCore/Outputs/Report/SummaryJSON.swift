@@ -23,8 +23,11 @@ public enum SummaryJSON {
         var mergedIDs: MergedIDsSection.Counts?
         /// Present when a product's type rests on weak evidence (`ProductFindings`).
         var productsToSettle: [ProductFindings.Finding]?
+        /// Present when the run read a store's sales report.
+        var salesPopulation: PopulationJSON?
 
         enum CodingKeys: String, CodingKey {
+            case salesPopulation = "sales_population"
             case schema, status, customers, classes, flags, policy
             case productsToSettle = "products_to_settle"
             case appStore = "app_store"
@@ -194,7 +197,9 @@ public enum SummaryJSON {
             revenueAtStake: Revenue(audit.revenue, rates: audit.policy.exchangeRates),
             appStore: audit.appStore.map(AppStoreSummaryJSON.init),
             mergedIDs: MergedIDsSection.counts(audit),
-            productsToSettle: audit.productFindings.isEmpty ? nil : audit.productFindings)
+            productsToSettle: audit.productFindings.isEmpty ? nil : audit.productFindings,
+            salesPopulation: audit.population.isEmpty
+                ? nil : PopulationJSON(audit.population, PopulationReconciliation(audit)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

@@ -34,6 +34,8 @@ public struct Audit: Sendable {
     var rowEntitlements: [String: Set<String>] = [:]
     /// The products whose type rests on weak evidence (SPEC §9, Product facts), in id order.
     public var productFindings: [ProductFindings.Finding] = []
+    /// What the stores' sales reports counted; empty when the run read none.
+    public var population = SalesPopulation()
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -58,6 +60,7 @@ public struct Audit: Sendable {
         mergedIDs = ingested.identities.merged
         rowEntitlements = ingested.rowEntitlements.byProduct
         productFindings = ingested.productFindings
+        population = ingested.population
     }
 
     /// An engine's description as one JSON object, keys sorted.

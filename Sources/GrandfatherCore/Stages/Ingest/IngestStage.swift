@@ -21,6 +21,8 @@ struct Ingested: Sendable {
     var productFindings: [ProductFindings.Finding] = []
     /// Which customer ids the run merged, onto which customer.
     var identities = CustomerIdentities()
+    /// What the stores' sales reports counted.
+    var population = SalesPopulation()
 }
 
 /// Reads every recognised input of a run into the ledger, source by source.
@@ -52,6 +54,7 @@ enum IngestStage {
             ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
             ingested.rowEntitlements.merge(outcome.rowEntitlements)
             ingested.productFindings += outcome.productFindings
+            ingested.population.merge(outcome.population)
             if let summary = outcome.appStore { ingested.appStore = summary }
             if !outcome.identities.isEmpty {
                 // Read before any source of records (`InputSources`): every record after is

@@ -73,6 +73,10 @@ struct IngestSink: RowSink {
             }
         case .transactions:
             account(transactionAt: row.line, normalizer.transaction(row, into: &batch))
+        case .sales:
+            // A sales report's rows are counted by its source, never normalised into records.
+            rejections.append(
+                Rejection(file: file, line: row.line, reason: "a sales report row is not a customer or transaction"))
         }
     }
 

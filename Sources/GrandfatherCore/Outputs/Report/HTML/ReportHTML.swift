@@ -120,6 +120,49 @@ struct ReportPage {
     }
 
     /// The RevenueCat reconciliation, for a run that read subscriber responses.
+    /// The stores' sales reports beside the customers found (`PopulationSection`).
+    struct Population {
+        struct Row {
+            var label, copies, grandfathered, gap: String
+        }
+
+        struct Table {
+            var heading: String
+            var rows: [Row]
+        }
+
+        struct Store {
+            var lines: [String]
+            var tables: [Table]
+            var explanation: String?
+        }
+
+        var warnings: [String]
+        var stores: [Store]
+        var empty: Bool
+
+        init(_ audit: Audit) {
+            let reconciliation = PopulationReconciliation(audit)
+            warnings = PopulationSection.warnings(audit.population)
+            empty = reconciliation.isEmpty
+            stores = reconciliation.stores.map { store in
+                let lines = PopulationSection.lines(store, titles: audit.population.titles[store.store] ?? [:])
+                guard !store.paidApps.isEmpty else { return Store(lines: lines, tables: [], explanation: nil) }
+                let (months, countries) = PopulationSection.tables(store)
+                let tables = [("month", months), ("country", countries)].filter { !$0.1.isEmpty }.map { heading, rows in
+                    Table(
+                        heading: heading,
+                        rows: rows.map {
+                            Row(
+                                label: $0.label, copies: String($0.copies), grandfathered: String($0.grandfathered),
+                                gap: String($0.gap))
+                        })
+                }
+                return Store(lines: lines, tables: tables, explanation: PopulationSection.explanation(store.store))
+            }
+        }
+    }
+
     struct Reconciliation {
         struct Row {
             var id, customerClass, flags, active, granted: String
@@ -177,6 +220,7 @@ struct ReportPage {
     var revenue: [RevenueRow]
     var fx: FX?
     var reconciliation: Reconciliation?
+    var population: Population?
     let listed = String(ReportHTML.listed)
     var flagLists: [FlagList]
 
@@ -294,6 +338,7 @@ struct ReportPage {
                 converted: rates.map { RevenueSection.converted(figures, $0) } ?? "")
         }
         reconciliation = ReconciliationSection(audit, listed: ReportHTML.listed).map(Reconciliation.init)
+        population = audit.population.isEmpty ? nil : Population(audit)
     }
 
     private static func duration(_ seconds: Int64) -> String {

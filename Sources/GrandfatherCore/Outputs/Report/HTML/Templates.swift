@@ -178,7 +178,21 @@ enum Templates {
         Written, never sent.</p>
         </section>
 
-        {{/reconciliation}}<section id="customers" class="customers">
+        {{/reconciliation}}{{#population}}<section id="population">
+        <h2>Paid copies and the customers found</h2>
+        <p>What the stores' own sales reports count, set beside the customers the audit grandfathered \
+        (copies of report periods that end by the cutover, net of returns).</p>
+        {{#warnings}}<p><span class="status exceeded">Warning: {{.}}</span></p>{{/warnings}}{{#empty}}<p>The sales reports given count no copies \
+        of an app.</p>{{/empty}}
+        {{#stores}}{{#lines}}<p>{{.}}</p>{{/lines}}
+        {{#tables}}<table><tr><th>{{heading}}</th><th class="num">paid copies</th>\
+        <th class="num">customers grandfathered</th><th class="num">no customer found</th></tr>
+        {{#rows}}<tr><td>{{label}}</td><td class="num">{{copies}}</td><td class="num">{{grandfathered}}</td>\
+        <td class="num">{{gap}}</td></tr>
+        {{/rows}}</table>
+        {{/tables}}{{#explanation}}<p>{{.}}</p>{{/explanation}}{{/stores}}
+        </section>
+        {{/population}}<section id="customers" class="customers">
         <h2>Customers by flag</h2>
         <p>The first {{listed}} customers of each flag, in id order, with their class and the rule that decided it. \
         <code>grandfather explain ID</code> tells a customer's whole story.</p>

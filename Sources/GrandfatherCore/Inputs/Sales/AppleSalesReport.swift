@@ -1,0 +1,172 @@
+import GrandfatherEngine
+
+/// App Store Connect's Summary Sales Report (Sales and Trends; `reportType=SALES`,
+/// `reportSubType=SUMMARY`): tab-separated, one row per app, product type, country, price and
+/// period, with no customer in it. Columns are matched by header name, in any order (the
+/// report's versions add columns at the end); these are the ones the count reads. Raw values
+/// index a row's fields.
+enum AppleSalesColumn: Int, CaseIterable, Sendable {
+    case sku
+    case title
+    case productTypeIdentifier
+    case units
+    case beginDate
+    case endDate
+    case countryCode
+    case appleIdentifier
+    case customerPrice
+    case promoCode
+    case cmb
+
+    var name: String {
+        switch self {
+        case .sku: return "SKU"
+        case .title: return "Title"
+        case .productTypeIdentifier: return "Product Type Identifier"
+        case .units: return "Units"
+        case .beginDate: return "Begin Date"
+        case .endDate: return "End Date"
+        case .countryCode: return "Country Code"
+        case .appleIdentifier: return "Apple Identifier"
+        case .customerPrice: return "Customer Price"
+        case .promoCode: return "Promo Code"
+        case .cmb: return "CMB"
+        }
+    }
+
+    /// The columns without which a row counts nothing: a header lacking one is not read.
+    static let required: [AppleSalesColumn] = [
+        .productTypeIdentifier, .units, .beginDate, .endDate, .countryCode, .appleIdentifier,
+    ]
+}
+
+/// What an App Store product type identifier says a row counts (App Store Connect Help,
+/// "Product type identifiers"): a first download of an app, free or paid, is a copy;
+/// updates, re-downloads, bundles and in-app purchases are not.
+enum AppleProductType: Equatable {
+    /// A first download of the app, as a copy of it: the row's price tells paid from free.
+    case app
+    /// A row the count reads and cannot use, and what it is.
+    case notCounted(String)
+
+    init(identifier: String) {
+        switch identifier {
+        // iPhone, universal, iPad and Mac apps; the custom (B2B) apps, which are always paid.
+        case "1", "1F", "1T", "F1", "1E", "1EP", "1EU": self = .app
+        case "7", "7F", "7T", "F7": self = .notCounted("update")
+        case "3", "3F", "3T", "F3": self = .notCounted("re-download")
+        // A bundle holds several apps: its units are not copies of one of them.
+        case "1-B", "F1-B": self = .notCounted("app bundle")
+        // IAC, a free subscription, is in older reports only.
+        case "IA1", "IA9", "IAY", "IAC", "FI1", "IA1-M", "IA9-M", "IAY-M", "IAC-M":
+            self = .notCounted("in-app purchase")
+        case "IA3": self = .notCounted("restored in-app purchase")
+        default: self = .notCounted("product type \(Excerpt.of(identifier)) (not known)")
+        }
+    }
+}
+
+/// Reads Summary Sales Report rows into copies of apps.
+struct AppleSalesRows {
+    /// A day's report runs from midnight to midnight in Pacific Time, for a worldwide account.
+    static let zone = SalesPopulation.Store.appStore.reportZone
+
+    let cutover: Instant
+    let sales: SalesPolicy
+
+    /// Whether a header is a Summary Sales Report's: it names every required column.
+    static func recognizes(header: [String]) -> Bool {
+        Set(header).isSuperset(of: AppleSalesColumn.required.map(\.name))
+    }
+
+    /// What a row counted, or why it cannot be read.
+    enum Outcome {
+        case counted(SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String))
+        case notCounted(String)
+        case rejected(AppleSalesColumn?, String)
+    }
+
+    func read(_ row: RawRow) -> Outcome {
+        func text(_ column: AppleSalesColumn) -> String? { row.text(column.rawValue) }
+        guard let identifier = text(.productTypeIdentifier) else {
+            return .rejected(.productTypeIdentifier, "Product Type Identifier is empty")
+        }
+        guard case .app = AppleProductType(identifier: identifier) else {
+            if case .notCounted(let what) = AppleProductType(identifier: identifier) { return .notCounted(what) }
+            return .notCounted(identifier)
+        }
+        guard let app = text(.appleIdentifier) else { return .rejected(.appleIdentifier, "Apple Identifier is empty") }
+        if !sales.paidApp.isEmpty, !sales.names([app] + [text(.sku)].compactMap { $0 }) {
+            return .notCounted("another app")
+        }
+        // A bundle's credit for an app bought before (CMB-C) is negative units that are no return.
+        if text(.cmb) == "CMB-C" { return .notCounted("bundle credit") }
+        guard let units = Self.units(text(.units)) else {
+            return .rejected(.units, "Units '\(Excerpt.of(text(.units) ?? ""))' is not a whole number")
+        }
+        guard let begins = Self.day(text(.beginDate)) else {
+            return .rejected(.beginDate, "Begin Date '\(Excerpt.of(text(.beginDate) ?? ""))' is not MM/DD/YYYY")
+        }
+        guard let ends = Self.day(text(.endDate)), ends.start >= begins.start else {
+            return .rejected(
+                .endDate, "End Date '\(Excerpt.of(text(.endDate) ?? ""))' is not MM/DD/YYYY on or after Begin Date")
+        }
+        guard let country = Self.country(text(.countryCode)) else {
+            return .rejected(.countryCode, "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
+        }
+        // The day after the end date begins when the period ends.
+        let period: SalesPopulation.Period =
+            ends.next <= cutover ? .before : begins.start >= cutover ? .after : .spansCutover
+        var counted = SalesPopulation.Units()
+        if units < 0 {
+            counted.returned = -units
+        } else if Self.isPaid(price: text(.customerPrice), promoCode: text(.promoCode)) {
+            counted.paid = units
+        } else {
+            counted.free = units
+        }
+        let key = SalesPopulation.Key(
+            store: .appStore, app: app, month: begins.month, country: country, period: period)
+        return .counted(key, counted, title: text(.title) ?? "", days: (begins.text, ends.text))
+    }
+
+    /// Units as the report writes them (a decimal, `12` or `12.00`), when whole.
+    static func units(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = Int(parts[0]), abs(whole) < 1 << 40 else { return nil }
+        if parts.count == 2 { guard !parts[1].isEmpty, parts[1].allSatisfy({ $0 == "0" }) else { return nil } }
+        return whole
+    }
+
+    /// A copy is paid when its price is above zero and no promo code gave it.
+    private static func isPaid(price: String?, promoCode: String?) -> Bool {
+        if let promoCode, promoCode.contains(where: { $0 != " " }) { return false }
+        guard let price, let value = Double(price.filter { $0 != " " }) else { return false }
+        return value > 0
+    }
+
+    /// A report day (`MM/DD/YYYY`): when it starts and when the next starts in the report's
+    /// zone, its month (`YYYY-MM`) and itself as `YYYY-MM-DD`.
+    static func day(_ text: String?) -> (start: Instant, next: Instant, month: String, text: String)? {
+        guard let text, let zone else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
+            let month = Int64(parts[0]), let day = Int64(parts[1]), let year = Int64(parts[2]),
+            (1...12).contains(month), (1...9998).contains(year),
+            (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        let days = CivilDate.toDays(year: year, month: month, day: day)
+        let start = zone.instant(forWallTime: Instant(seconds: days * 86_400))
+        let next = zone.instant(forWallTime: Instant(seconds: (days + 1) * 86_400))
+        let yearMonth = String(parts[2]) + "-" + String(parts[0])
+        return (start, next, yearMonth, yearMonth + "-" + String(parts[1]))
+    }
+
+    private static func country(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let code = text.uppercased()
+        guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
+        return code
+    }
+}

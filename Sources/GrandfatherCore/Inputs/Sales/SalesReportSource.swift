@@ -1,0 +1,108 @@
+import GrandfatherEngine
+
+extension InputFormat {
+    /// App Store Connect's Summary Sales Report (tab-separated, often gzip-compressed).
+    public static let appleSales = InputFormat(rawValue: "apple-sales")
+}
+
+/// The stores' own sales reports: counts of copies sold, by app, country and period, with
+/// no customer in them. They give no records: each row is counted into the run's
+/// `SalesPopulation` (or accounted as a row the count cannot use), and the reports set the
+/// count beside the customers the audit grandfathered.
+enum SalesReportSource: InputSource {
+    static let tab = UInt8(ascii: "\t")
+
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        guard let header = firstLine(of: &file), header.contains(where: { $0 == tab }) else { return nil }
+        let names = String(decoding: header, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
+            .map(String.init)
+        guard AppleSalesRows.recognizes(header: names) else { return nil }
+        return RecognizedInput(
+            description: file.describe(format: .appleSales, kind: .sales), source: Self.self, detail: ())
+    }
+
+    /// The bytes of the file's first line, without its line break; `nil` when the file has
+    /// none within the first megabyte (a header is never that long).
+    private static func firstLine(of file: inout FilePeek) -> ArraySlice<UInt8>? {
+        while true {
+            if let end = file.prefix.firstIndex(of: 0x0A) {
+                let line = file.prefix[..<end]
+                return line.last == 0x0D ? line.dropLast() : line
+            }
+            guard file.prefix.count < 1 << 20, (try? file.readMore()) == true else {
+                return file.prefix.isEmpty || file.prefix.count >= 1 << 20 ? nil : file.prefix[...]
+            }
+        }
+    }
+
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        var outcome = SourceOutcome()
+        let rows = AppleSalesRows(cutover: stream.settings.policy.cutover.date, sales: stream.settings.policy.sales)
+        var digests: [String: String] = [:]
+        for input in inputs {
+            let path = input.description.path
+            let source = try engineWork { try ByteSource(path: path) }
+            let digest = try engineWork { try source.sha256() }
+            guard
+                let header = try engineWork({
+                    try CSVReader.readHeader(source, dataStart: source.dataStart, delimiter: tab)
+                })
+            else { throw .input(file: path, line: 1, message: "sales report has no header") }
+            try CSVHeaderRule.checkEachNamedOnce(header, path: path)
+            let reader = CSVReader(header: header, fieldNames: AppleSalesColumn.allCases.map(\.name), delimiter: tab)
+            var sink = Sink(path: path, header: header, rows: rows)
+            sink.population.note(path)
+            _ = try engineWork {
+                try reader.read(
+                    source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: stream.meter)
+            }
+            let accepted = sink.rowsRead - sink.rejections.count
+            // The same report given twice (by one path or two) is counted once: its rows repeat.
+            let first = digests[digest]
+            if let first {
+                if first != path {
+                    var repeated = SalesPopulation()
+                    repeated.files[path, default: SalesPopulation.FileCount()].repeats = first
+                    outcome.population.merge(repeated)
+                }
+            } else {
+                digests[digest] = path
+                outcome.population.merge(sink.population)
+            }
+            let report = InputReport(
+                path: path, format: .appleSales, kind: .sales, sizeBytes: Int64(source.storedSize), sha256: digest,
+                rowsRead: sink.rowsRead, rowsAccepted: accepted, rowsRejected: sink.rejections.count,
+                exactDuplicates: first == nil ? 0 : accepted, sandboxRows: 0)
+            outcome.files.append((report, sink.rejections))
+        }
+        return outcome
+    }
+
+    /// Counts each row the reader delivers, or rejects it.
+    private struct Sink: RowSink {
+        let path: String
+        let header: [String]
+        let rows: AppleSalesRows
+        var population = SalesPopulation()
+        var rowsRead = 0
+        var rejections: [Rejection] = []
+
+        mutating func accept(_ row: RawRow) {
+            rowsRead += 1
+            switch rows.read(row) {
+            case .counted(let key, let units, let title, let days):
+                population.add(units, at: key, title: title, file: path, days: days)
+            case .notCounted(let what): population.skip(path, as: what)
+            case .rejected(let column, let reason):
+                let position = column.flatMap { header.firstIndex(of: $0.name) }.map { $0 + 1 }
+                rejections.append(
+                    Rejection(file: path, line: row.line, column: position, field: column?.name, reason: reason))
+            }
+        }
+
+        mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+            rowsRead += 1
+            rejections.append(Rejection(file: path, line: line, column: column, field: field, reason: reason))
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import GrandfatherEngine
+
+/// What the stores' own sales reports count: copies of the app sold, with no customer
+/// attached, by store, app, month and country, and where each report period falls against
+/// the cutover. A population fact, not a customer fact: nothing here reaches the ledger, and
+/// the reports set it beside the customers the audit grandfathered (`PopulationReconciliation`).
+public struct SalesPopulation: Sendable, Equatable {
+    /// The store whose report counted the copies.
+    public enum Store: String, Sendable, Codable, CaseIterable, Comparable {
+        case appStore = "app_store"
+        case googlePlay = "google_play"
+
+        /// The platforms of the customers a store's copies are set against.
+        public func sells(to platform: Platform) -> Bool {
+            switch self {
+            case .appStore: return platform.isApple
+            case .googlePlay: return platform == .android
+            }
+        }
+
+        /// The zone whose days the store's reports count in: App Store Connect's are Pacific
+        /// Time for a worldwide account (a territory's own zone otherwise), Google Play's
+        /// financial data is UTC.
+        public var reportZone: WallClockZone? {
+            switch self {
+            case .appStore: return WallClockZone(identifier: "America/Los_Angeles")
+            case .googlePlay: return WallClockZone(identifier: "UTC")
+            }
+        }
+
+        /// The customers a store's copies are set against, as the reports name them.
+        public var customers: String {
+            switch self {
+            case .appStore: return "on Apple platforms"
+            case .googlePlay: return "on Android"
+            }
+        }
+
+        public var title: String {
+            switch self {
+            case .appStore: return "App Store"
+            case .googlePlay: return "Google Play"
+            }
+        }
+
+        public static func < (lhs: Store, rhs: Store) -> Bool {
+            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        }
+    }
+
+    /// Where a report's period lies against the cutover instant. A period that holds the
+    /// cutover (a daily report of the cutover's day, a monthly report of its month) cannot be
+    /// split: its copies are counted apart, never guessed into one side.
+    public enum Period: String, Sendable, Codable, CaseIterable, Comparable {
+        case before
+        case spansCutover = "spans_cutover"
+        case after
+
+        public static func < (lhs: Period, rhs: Period) -> Bool {
+            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        }
+    }
+
+    /// One cell of the count.
+    public struct Key: Hashable, Sendable, Comparable {
+        public var store: Store
+        /// The app, as the report names it (Apple Identifier; Google Play package name).
+        public var app: String
+        /// The month the period begins in, `YYYY-MM`, in the report's own time zone.
+        public var month: String
+        /// ISO 3166-1 alpha-2, upper case, as the reports give it; empty when a row gives none.
+        public var country: String
+        public var period: Period
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.store, lhs.app, lhs.month, lhs.country, lhs.period)
+                < (rhs.store, rhs.app, rhs.month, rhs.country, rhs.period)
+        }
+    }
+
+    /// Copies in one cell.
+    public struct Units: Sendable, Equatable {
+        /// Copies sold at a price.
+        public var paid = 0
+        /// Copies given at no price (promo codes, a free period of the app).
+        public var free = 0
+        /// Copies returned or refunded (the reports' negative units, Google's refunds).
+        public var returned = 0
+
+        public init(paid: Int = 0, free: Int = 0, returned: Int = 0) {
+            self.paid = paid
+            self.free = free
+            self.returned = returned
+        }
+
+        /// Paid copies net of returns.
+        public var net: Int { paid - returned }
+
+        public static func + (lhs: Units, rhs: Units) -> Units {
+            Units(paid: lhs.paid + rhs.paid, free: lhs.free + rhs.free, returned: lhs.returned + rhs.returned)
+        }
+    }
+
+    /// What one report file gave: how many of its rows counted copies, and the rows it held
+    /// that the count cannot use, by what they were ("update", "in-app purchase"…), which
+    /// `validate` explains.
+    public struct FileCount: Sendable, Equatable {
+        public var countedRows = 0
+        public var copies = Units()
+        public var notCounted: [String: Int] = [:]
+        /// The first and last day (`YYYY-MM-DD`) of the periods its counted rows cover.
+        public var days: ClosedRange<String>?
+        /// The same bytes as a file read before it: its rows are counted once, there.
+        public var repeats: String?
+
+        public init() {}
+
+        mutating func cover(_ first: String, _ last: String) {
+            days = days.map { min($0.lowerBound, first)...max($0.upperBound, last) } ?? first...last
+        }
+    }
+
+    /// Pairs of report files whose counted periods overlap, in path order: their copies may
+    /// be counted twice (a monthly report given with the same month's daily reports).
+    public var overlappingFiles: [(String, String)] {
+        let covered = files.compactMap { path, file in file.days.map { (path, $0) } }.sorted { $0.0 < $1.0 }
+        var pairs: [(String, String)] = []
+        for (index, first) in covered.enumerated() {
+            for second in covered[(index + 1)...] where first.1.overlaps(second.1) { pairs.append((first.0, second.0)) }
+        }
+        return pairs
+    }
+
+    /// Copies of the app by cell.
+    public var units: [Key: Units] = [:]
+    /// The title each app's rows give, by store and app id.
+    public var titles: [Store: [String: String]] = [:]
+    /// By report file, as the run names it.
+    public var files: [String: FileCount] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool { files.isEmpty }
+
+    /// Adds `counted` copies, from a row of `file` for the days `first`…`last`, to a cell.
+    mutating func add(_ counted: Units, at key: Key, title: String, file: String, days: (String, String)) {
+        files[file, default: FileCount()].cover(days.0, days.1)
+        units[key, default: Units()] = units[key, default: Units()] + counted
+        if titles[key.store]?[key.app] == nil, !title.isEmpty { titles[key.store, default: [:]][key.app] = title }
+        files[file, default: FileCount()].countedRows += 1
+        files[file, default: FileCount()].copies = files[file, default: FileCount()].copies + counted
+    }
+
+    /// Notes a row of `file` that counted no copies, and what it was.
+    mutating func skip(_ file: String, as what: String) {
+        files[file, default: FileCount()].notCounted[what, default: 0] += 1
+    }
+
+    /// Notes a report file that counted nothing yet, so that it is described.
+    mutating func note(_ file: String) {
+        if files[file] == nil { files[file] = FileCount() }
+    }
+
+    /// Both counts together (a file named in both keeps the later count: a path given twice
+    /// is the same report).
+    mutating func merge(_ other: SalesPopulation) {
+        units.merge(other.units, uniquingKeysWith: +)
+        for (store, apps) in other.titles { titles[store, default: [:]].merge(apps) { kept, _ in kept } }
+        files.merge(other.files) { _, later in later }
+    }
+
+    /// The apps each store's rows counted copies of, in id order.
+    public var apps: [Store: [String]] {
+        var found: [Store: Set<String>] = [:]
+        for key in units.keys { found[key.store, default: []].insert(key.app) }
+        return found.mapValues { $0.sorted() }
+    }
+}
