@@ -30,5 +30,6 @@ let package = Package(
         .executableTarget(name: "fuzz-policy", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-appstore", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-revenuecat", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-sales", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -254,4 +254,33 @@ extension Fuzzing {
             },
             merged: audit.mergedIDs.map { "\($0.id)>\($0.customerID)" })
     }
+
+    /// What auditing one sales report gave: its accounting and rejections, and what its rows
+    /// counted (rows counted as copies, rows not counted).
+    public struct SalesOutcome: Equatable, Sendable {
+        public var report: InputReport
+        public var rejections: [Rejection]
+        public var countedRows: Int
+        public var notCountedRows: Int
+        /// Copies in every cell, `store app month country period paid free returned`, sorted.
+        public var cells: [String]
+    }
+
+    /// Audits the file at `path` alone, as `Pipeline.audit` does, when it is a store's sales report.
+    ///
+    /// - Returns: `nil` when the file is not a sales report, or cannot be read as a whole.
+    public static func auditSales(path: String, policy: Policy, asOf: Instant) -> SalesOutcome? {
+        guard let input = try? InputRecognizer.recognize(path: path), input.description.kind == .sales,
+            let audit = try? Pipeline.audit(AuditSettings(policy: policy, asOf: asOf), inputs: [path]),
+            let report = audit.inputs.first
+        else { return nil }
+        let file = audit.population.files[path] ?? SalesPopulation.FileCount()
+        let cells = audit.population.units.map { key, units in
+            "\(key.store.rawValue) \(key.app) \(key.month) \(key.country) \(key.period.rawValue) "
+                + "\(units.paid) \(units.free) \(units.returned)"
+        }
+        return SalesOutcome(
+            report: report, rejections: audit.rejections, countedRows: file.countedRows,
+            notCountedRows: file.notCounted.values.reduce(0, +), cells: cells.sorted())
+    }
 }

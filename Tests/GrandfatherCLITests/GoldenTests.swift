@@ -49,19 +49,23 @@ import Testing
         try Self.compare(scenario: "revenuecat-sample", cli: cli)
     }
 
-    /// The bundled sample's customers and transactions with the App Store sales reports of the
+    /// The bundled sample's customers and transactions with the stores' sales reports of the
     /// same app, audited as `scripts/sample-sales` audits them.
     @Test func salesSampleRun() throws {
         let cli = try CLI()
-        let reports = try FileManager.default.contentsOfDirectory(
-            atPath: Self.repository.appendingPathComponent("sample-data/apple-sales").path
-        )
-        .filter { $0.hasPrefix("S_") }.sorted()
+        var reports: [String] = []
+        for (folder, prefix) in [("apple-sales", "S_"), ("google-play", "salesreport_")] {
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: Self.repository.appendingPathComponent("sample-data/\(folder)").path
+            )
+            .filter { $0.hasPrefix(prefix) }.sorted()
+            for name in names { try cli.copy(Self.repository.appendingPathComponent("sample-data/\(folder)/\(name)")) }
+            reports += names
+        }
         for name in ["policy.json", "customers.csv", "transactions.csv"] {
             try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
         }
-        for name in reports { try cli.copy(Self.repository.appendingPathComponent("sample-data/apple-sales/\(name)")) }
-        #expect(reports.count == 6)
+        #expect(reports.count == 8)
         let result = try cli.run(
             [
                 "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",

@@ -110,6 +110,8 @@ public struct SalesPopulation: Sendable, Equatable {
         public var notCounted: [String: Int] = [:]
         /// The first and last day (`YYYY-MM-DD`) of the periods its counted rows cover.
         public var days: ClosedRange<String>?
+        /// The store whose copies it counted.
+        public var store: Store?
         /// The same bytes as a file read before it: its rows are counted once, there.
         public var repeats: String?
 
@@ -120,13 +122,15 @@ public struct SalesPopulation: Sendable, Equatable {
         }
     }
 
-    /// Pairs of report files whose counted periods overlap, in path order: their copies may
-    /// be counted twice (a monthly report given with the same month's daily reports).
+    /// Pairs of one store's report files whose counted periods overlap, in path order: their
+    /// copies may be counted twice (a monthly report given with the same month's daily reports).
     public var overlappingFiles: [(String, String)] {
-        let covered = files.compactMap { path, file in file.days.map { (path, $0) } }.sorted { $0.0 < $1.0 }
+        let covered = files.compactMap { path, file in file.days.map { (path, $0, file.store) } }.sorted { $0.0 < $1.0 }
         var pairs: [(String, String)] = []
         for (index, first) in covered.enumerated() {
-            for second in covered[(index + 1)...] where first.1.overlaps(second.1) { pairs.append((first.0, second.0)) }
+            for second in covered[(index + 1)...] where first.2 == second.2 && first.1.overlaps(second.1) {
+                pairs.append((first.0, second.0))
+            }
         }
         return pairs
     }
@@ -145,6 +149,7 @@ public struct SalesPopulation: Sendable, Equatable {
     /// Adds `counted` copies, from a row of `file` for the days `first`…`last`, to a cell.
     mutating func add(_ counted: Units, at key: Key, title: String, file: String, days: (String, String)) {
         files[file, default: FileCount()].cover(days.0, days.1)
+        files[file, default: FileCount()].store = key.store
         units[key, default: Units()] = units[key, default: Units()] + counted
         if titles[key.store]?[key.app] == nil, !title.isEmpty { titles[key.store, default: [:]][key.app] = title }
         files[file, default: FileCount()].countedRows += 1

@@ -67,7 +67,11 @@ enum AppleProductType: Equatable {
 }
 
 /// Reads Summary Sales Report rows into copies of apps.
-struct AppleSalesRows {
+struct AppleSalesRows: SalesRows {
+    static let format = InputFormat.appleSales
+    static let delimiter = UInt8(ascii: "\t")
+    static let columns = AppleSalesColumn.allCases.map(\.name)
+
     /// A day's report runs from midnight to midnight in Pacific Time, for a worldwide account.
     static let zone = SalesPopulation.Store.appStore.reportZone
 
@@ -79,44 +83,47 @@ struct AppleSalesRows {
         Set(header).isSuperset(of: AppleSalesColumn.required.map(\.name))
     }
 
-    /// What a row counted, or why it cannot be read.
-    enum Outcome {
-        case counted(SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String))
-        case notCounted(String)
-        case rejected(AppleSalesColumn?, String)
+    init(policy: Policy) {
+        cutover = policy.cutover.date
+        sales = policy.sales
     }
 
-    func read(_ row: RawRow) -> Outcome {
+    mutating func read(_ row: RawRow) -> SalesRow {
         func text(_ column: AppleSalesColumn) -> String? { row.text(column.rawValue) }
         guard let identifier = text(.productTypeIdentifier) else {
-            return .rejected(.productTypeIdentifier, "Product Type Identifier is empty")
+            return .rejected(AppleSalesColumn.productTypeIdentifier.name, "Product Type Identifier is empty")
         }
         guard case .app = AppleProductType(identifier: identifier) else {
             if case .notCounted(let what) = AppleProductType(identifier: identifier) { return .notCounted(what) }
             return .notCounted(identifier)
         }
-        guard let app = text(.appleIdentifier) else { return .rejected(.appleIdentifier, "Apple Identifier is empty") }
+        guard let app = text(.appleIdentifier) else {
+            return .rejected(AppleSalesColumn.appleIdentifier.name, "Apple Identifier is empty")
+        }
         if !sales.paidApp.isEmpty, !sales.names([app] + [text(.sku)].compactMap { $0 }) {
             return .notCounted("another app")
         }
         // A bundle's credit for an app bought before (CMB-C) is negative units that are no return.
         if text(.cmb) == "CMB-C" { return .notCounted("bundle credit") }
         guard let units = Self.units(text(.units)) else {
-            return .rejected(.units, "Units '\(Excerpt.of(text(.units) ?? ""))' is not a whole number")
+            return .rejected(
+                AppleSalesColumn.units.name, "Units '\(Excerpt.of(text(.units) ?? ""))' is not a whole number")
         }
         guard let begins = Self.day(text(.beginDate)) else {
-            return .rejected(.beginDate, "Begin Date '\(Excerpt.of(text(.beginDate) ?? ""))' is not MM/DD/YYYY")
+            return .rejected(
+                AppleSalesColumn.beginDate.name, "Begin Date '\(Excerpt.of(text(.beginDate) ?? ""))' is not MM/DD/YYYY")
         }
         guard let ends = Self.day(text(.endDate)), ends.start >= begins.start else {
             return .rejected(
-                .endDate, "End Date '\(Excerpt.of(text(.endDate) ?? ""))' is not MM/DD/YYYY on or after Begin Date")
+                AppleSalesColumn.endDate.name,
+                "End Date '\(Excerpt.of(text(.endDate) ?? ""))' is not MM/DD/YYYY on or after Begin Date")
         }
         guard let country = Self.country(text(.countryCode)) else {
-            return .rejected(.countryCode, "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
+            return .rejected(
+                AppleSalesColumn.countryCode.name,
+                "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
         }
-        // The day after the end date begins when the period ends.
-        let period: SalesPopulation.Period =
-            ends.next <= cutover ? .before : begins.start >= cutover ? .after : .spansCutover
+        let period = ReportDay.period(from: begins, to: ends, against: cutover)
         var counted = SalesPopulation.Units()
         if units < 0 {
             counted.returned = -units
@@ -146,21 +153,10 @@ struct AppleSalesRows {
         return value > 0
     }
 
-    /// A report day (`MM/DD/YYYY`): when it starts and when the next starts in the report's
-    /// zone, its month (`YYYY-MM`) and itself as `YYYY-MM-DD`.
-    static func day(_ text: String?) -> (start: Instant, next: Instant, month: String, text: String)? {
-        guard let text, let zone else { return nil }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
-            let month = Int64(parts[0]), let day = Int64(parts[1]), let year = Int64(parts[2]),
-            (1...12).contains(month), (1...9998).contains(year),
-            (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
-        else { return nil }
-        let days = CivilDate.toDays(year: year, month: month, day: day)
-        let start = zone.instant(forWallTime: Instant(seconds: days * 86_400))
-        let next = zone.instant(forWallTime: Instant(seconds: (days + 1) * 86_400))
-        let yearMonth = String(parts[2]) + "-" + String(parts[0])
-        return (start, next, yearMonth, yearMonth + "-" + String(parts[1]))
+    /// A report day, `MM/DD/YYYY`, in Pacific Time.
+    static func day(_ text: String?) -> ReportDay? {
+        guard let fields = ReportDay.fields(text, separator: "/", widths: [2, 2, 4]) else { return nil }
+        return ReportDay(year: fields[2], month: fields[0], day: fields[1], in: zone)
     }
 
     private static func country(_ text: String?) -> String? {

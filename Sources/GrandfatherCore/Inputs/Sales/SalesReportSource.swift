@@ -3,6 +3,30 @@ import GrandfatherEngine
 extension InputFormat {
     /// App Store Connect's Summary Sales Report (tab-separated, often gzip-compressed).
     public static let appleSales = InputFormat(rawValue: "apple-sales")
+    /// Google Play's sales report (`salesreport_YYYYMM`: one row per order).
+    public static let googlePlaySales = InputFormat(rawValue: "google-play-sales")
+}
+
+/// One kind of sales report: how its header is told, and what each of its rows counts.
+protocol SalesRows: Sendable {
+    static var format: InputFormat { get }
+    static var delimiter: UInt8 { get }
+    /// The columns read, by header name; a row's field `i` is `columns[i]`.
+    static var columns: [String] { get }
+    static func recognizes(header: [String]) -> Bool
+    init(policy: Policy)
+    /// Reads one row; a reader may remember rows of its file (Google Play's orders).
+    mutating func read(_ row: RawRow) -> SalesRow
+}
+
+/// What one row of a sales report counted, or why it cannot be read.
+enum SalesRow {
+    /// Copies of an app, in a cell; the days (`YYYY-MM-DD`) of the period they were sold in.
+    case counted(SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String))
+    /// A row the count cannot use, and what it is ("update", "in-app purchase"…).
+    case notCounted(String)
+    /// A row that cannot be read: the column at fault, if one, and why.
+    case rejected(String?, String)
 }
 
 /// The stores' own sales reports: counts of copies sold, by app, country and period, with
@@ -10,15 +34,22 @@ extension InputFormat {
 /// `SalesPopulation` (or accounted as a row the count cannot use), and the reports set the
 /// count beside the customers the audit grandfathered.
 enum SalesReportSource: InputSource {
-    static let tab = UInt8(ascii: "\t")
+    /// Every kind of sales report read, in the order asked.
+    static let kinds: [any SalesRows.Type] = [AppleSalesRows.self, GooglePlaySalesRows.self]
 
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        guard let header = firstLine(of: &file), header.contains(where: { $0 == tab }) else { return nil }
-        let names = String(decoding: header, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
-            .map(String.init)
-        guard AppleSalesRows.recognizes(header: names) else { return nil }
-        return RecognizedInput(
-            description: file.describe(format: .appleSales, kind: .sales), source: Self.self, detail: ())
+        guard let line = firstLine(of: &file) else { return nil }
+        for kind in kinds where line.contains(kind.delimiter) {
+            // Header names are read plainly: none of these reports quotes its header.
+            let names = line.split(separator: kind.delimiter, omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            if kind.recognizes(header: names) {
+                return RecognizedInput(
+                    description: file.describe(format: kind.format, kind: .sales), source: Self.self, detail: kind)
+            }
+        }
+        return nil
     }
 
     /// The bytes of the file's first line, without its line break; `nil` when the file has
@@ -37,19 +68,22 @@ enum SalesReportSource: InputSource {
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
-        let rows = AppleSalesRows(cutover: stream.settings.policy.cutover.date, sales: stream.settings.policy.sales)
         var digests: [String: String] = [:]
         for input in inputs {
             let path = input.description.path
+            guard let kind = input.detail as? any SalesRows.Type else {
+                throw .internal("\(path) has no sales report kind")
+            }
+            let rows = kind.init(policy: stream.settings.policy)
             let source = try engineWork { try ByteSource(path: path) }
             let digest = try engineWork { try source.sha256() }
             guard
                 let header = try engineWork({
-                    try CSVReader.readHeader(source, dataStart: source.dataStart, delimiter: tab)
+                    try CSVReader.readHeader(source, dataStart: source.dataStart, delimiter: kind.delimiter)
                 })
             else { throw .input(file: path, line: 1, message: "sales report has no header") }
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
-            let reader = CSVReader(header: header, fieldNames: AppleSalesColumn.allCases.map(\.name), delimiter: tab)
+            let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
             var sink = Sink(path: path, header: header, rows: rows)
             sink.population.note(path)
             _ = try engineWork {
@@ -70,7 +104,7 @@ enum SalesReportSource: InputSource {
                 outcome.population.merge(sink.population)
             }
             let report = InputReport(
-                path: path, format: .appleSales, kind: .sales, sizeBytes: Int64(source.storedSize), sha256: digest,
+                path: path, format: kind.format, kind: .sales, sizeBytes: Int64(source.storedSize), sha256: digest,
                 rowsRead: sink.rowsRead, rowsAccepted: accepted, rowsRejected: sink.rejections.count,
                 exactDuplicates: first == nil ? 0 : accepted, sandboxRows: 0)
             outcome.files.append((report, sink.rejections))
@@ -82,7 +116,7 @@ enum SalesReportSource: InputSource {
     private struct Sink: RowSink {
         let path: String
         let header: [String]
-        let rows: AppleSalesRows
+        var rows: any SalesRows
         var population = SalesPopulation()
         var rowsRead = 0
         var rejections: [Rejection] = []
@@ -94,9 +128,9 @@ enum SalesReportSource: InputSource {
                 population.add(units, at: key, title: title, file: path, days: days)
             case .notCounted(let what): population.skip(path, as: what)
             case .rejected(let column, let reason):
-                let position = column.flatMap { header.firstIndex(of: $0.name) }.map { $0 + 1 }
+                let position = column.flatMap { header.firstIndex(of: $0) }.map { $0 + 1 }
                 rejections.append(
-                    Rejection(file: path, line: row.line, column: position, field: column?.name, reason: reason))
+                    Rejection(file: path, line: row.line, column: position, field: column, reason: reason))
             }
         }
 

@@ -69,6 +69,8 @@ import Testing
         #expect(AppleSalesRows.day("2025-01-15") == nil)
         #expect(AppleSalesRows.day("02/30/2025") == nil)
         #expect(AppleSalesRows.day("1/5/2025") == nil)
+        #expect(AppleSalesRows.day("+1/05/2025") == nil)
+        #expect(AppleSalesRows.day("01/05/0000") == nil)
     }
 
     @Test func periodsFallBeforeAcrossOrAfterTheCutover() throws {
