@@ -11,6 +11,11 @@ static inline int grandfather_inflate_init_gzip(z_stream *stream) {
     return inflateInit2(stream, 16 + MAX_WBITS);
 }
 
+// Starts inflating raw deflate data (a zip archive's file): -MAX_WBITS.
+static inline int grandfather_inflate_init_raw(z_stream *stream) {
+    return inflateInit2(stream, -MAX_WBITS);
+}
+
 // Starts deflating into one gzip member at `level` (the tests write their gzip files so).
 static inline int grandfather_deflate_init_gzip(z_stream *stream, int level) {
     return deflateInit2(stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);

@@ -4,10 +4,11 @@ import Foundation
 /// An input file opened for reading at any offset, so that several ranges of it can be read
 /// at once; its size is fixed when it is opened.
 ///
-/// A gzip-compressed file (told by its first two bytes, not its name) reads as what it
-/// inflates to: every reader, recognition and split sees the inflated bytes, from a copy
-/// inflated once per process (`InflatedFiles`). Only `sha256()` and `storedSize` describe the
-/// file as it is on disk, since reports pair them with its path.
+/// A gzip-compressed file or a zip archive of one file (told by their first bytes, not their
+/// names) reads as what it inflates to, and UTF-16 text (told by its byte-order mark) as its
+/// UTF-8: every reader, recognition and split sees the decoded bytes, from a copy decoded once
+/// per process (`InflatedFiles`). Only `sha256()` and `storedSize` describe the file as it is
+/// on disk, since reports pair them with its path.
 public final class ByteSource: @unchecked Sendable {
     /// Chunk size for streaming reads: small enough that a chunk (and the fields a parser
     /// collects from it, or the hash reading it) stays in a core's L2 cache.
@@ -17,10 +18,10 @@ public final class ByteSource: @unchecked Sendable {
     public let path: String
     /// The size of what is read when opened: for a compressed file, the inflated size.
     public let size: Int
-    /// The size of the file on disk when opened: `size`, unless the file is compressed.
+    /// The size of the file on disk when opened: `size`, unless reads see a decoded copy.
     public let storedSize: Int
-    /// Whether the file is gzip-compressed, so that reads see its inflated copy.
-    public let isCompressed: Bool
+    /// Whether reads see a decoded copy (the file is compressed, or UTF-16), not the file.
+    public let readsDecodedCopy: Bool
     /// Where records begin: after a UTF-8 byte-order mark, if there is one.
     public private(set) var dataStart = 0
     /// What reads read: the file, or the inflated copy of a compressed one.
@@ -34,12 +35,14 @@ public final class ByteSource: @unchecked Sendable {
     /// inflate is an input error naming the file.
     public init(path: String) throws(EngineError) {
         let (stored, storedSize) = try ReadableFile.open(path, as: .input)
-        var head = [UInt8](repeating: 0, count: 3)
+        var head = [UInt8](repeating: 0, count: 4)
         do throws(EngineError) {
-            let count = try Self.read(stored, path: path, at: 0, count: GzipInflater.magic.count, into: &head)
-            isCompressed = count == GzipInflater.magic.count && Array(head[0..<count]) == GzipInflater.magic
-            if isCompressed {
-                (descriptor, size) = try InflatedFiles.open(compressed: stored, storedSize: storedSize, path: path)
+            let count = try Self.read(stored, path: path, at: 0, count: 4, into: &head)
+            let container = InflatedFiles.Container.of(head: Array(head[0..<count]))
+            readsDecodedCopy = container != .plain || UTF16Transcoder.bigEndian(marking: head[0..<count]) != nil
+            if readsDecodedCopy {
+                (descriptor, size) = try InflatedFiles.open(
+                    compressed: stored, container: container, storedSize: storedSize, path: path)
             } else {
                 (descriptor, size) = (stored, storedSize)
             }
@@ -50,7 +53,7 @@ public final class ByteSource: @unchecked Sendable {
         self.path = path
         self.stored = stored
         self.storedSize = storedSize
-        if try read(at: 0, count: 3, into: &head) == 3, head == utf8BOM { dataStart = 3 }
+        if try read(at: 0, count: 3, into: &head) == 3, Array(head[0..<3]) == utf8BOM { dataStart = 3 }
     }
 
     deinit {

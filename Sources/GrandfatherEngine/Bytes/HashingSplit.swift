@@ -133,7 +133,9 @@ public struct RangedRead: Sendable {
         let targets =
             cut
             ? RecordSplitter.targets(for: source, layout: layout, parts: parts, minimumPartSize: minimumPartSize) : nil
-        pass = targets.flatMap { source.isCompressed ? nil : HashingSplit(source: source, layout: layout, targets: $0) }
+        pass = targets.flatMap {
+            source.readsDecodedCopy ? nil : HashingSplit(source: source, layout: layout, targets: $0)
+        }
         if pass == nil, cut {
             ranges = try RecordSplitter.ranges(
                 for: source, layout: layout, parts: parts, minimumPartSize: minimumPartSize)

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The inflated copies of the gzip-compressed inputs this process has opened.
+/// The decoded copies of the inputs this process has opened that are not read as they lie:
+/// gzip and zip files inflated, UTF-16 text (whether compressed or not) made UTF-8.
 ///
 /// A run opens a `ByteSource` on each input several times (recognition, the size estimate,
 /// reading, hashing) and an input may be gigabytes, so each compressed file is inflated once,
@@ -60,7 +61,7 @@ public enum InflatedFiles {
     /// and the inflated size.
     /// - Parameter path: the file as the run names it, for messages.
     static func open(
-        compressed: Int32, storedSize: Int, path: String
+        compressed: Int32, container: Container, storedSize: Int, path: String
     ) throws(EngineError) -> (descriptor: Int32, size: Int) {
         let (number, version) = try identity(of: compressed, path: path)
         let copy = copies.withLock { copies in
@@ -77,7 +78,7 @@ public enum InflatedFiles {
                 file = inflated
             } else {
                 state.inflations += 1
-                file = try inflate(compressed, storedSize: storedSize, path: path)
+                file = try inflate(compressed, container: container, storedSize: storedSize, path: path)
                 state.file = file
             }
             let duplicate = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
@@ -134,22 +135,60 @@ public enum InflatedFiles {
         }
     }
 
-    /// Inflates the file open at `compressed` into a new unlinked temporary file; returns that
-    /// file's descriptor and size. Nothing is kept of a failed attempt.
+    /// How a file's bytes are packed: as one of gzip's or zip's streams, or as they are (a
+    /// UTF-16 file is decoded from `plain`).
+    enum Container: Sendable {
+        case gzip, zip, plain
+
+        /// The container the first bytes of a file show.
+        static func of(head: [UInt8]) -> Container {
+            if head.starts(with: GzipInflater.magic) { return .gzip }
+            if head.starts(with: ZipMember.magic) { return .zip }
+            return .plain
+        }
+    }
+
+    /// Inflates the file open at `compressed` into a new unlinked temporary file, making UTF-16
+    /// text UTF-8 on the way; returns that file's descriptor and size. Nothing is kept of a
+    /// failed attempt.
     private static func inflate(
-        _ compressed: Int32, storedSize: Int, path: String
+        _ compressed: Int32, container: Container, storedSize: Int, path: String
     ) throws(EngineError) -> (descriptor: Int32, size: Int) {
         let folder = TemporaryFiles.directory
         let output = try TemporaryFiles.anonymousFile(purpose: "to inflate into", for: path)
         do throws(EngineError) {
-            let size = try GzipInflater.inflate(compressed, storedSize: storedSize, path: path) {
-                (bytes) throws(EngineError) in
+            var text = TextDecoding()
+            var size = 0
+            let sink = { (bytes: UnsafeRawBufferPointer) throws(EngineError) in
+                size += bytes.count
                 try write(bytes, to: output, folder: folder, path: path)
             }
+            let feed = { (bytes: UnsafeRawBufferPointer) throws(EngineError) in try text.feed(bytes, into: sink) }
+            switch container {
+            case .gzip: _ = try GzipInflater.inflate(compressed, storedSize: storedSize, path: path, into: feed)
+            case .zip: _ = try ZipMember.inflate(compressed, storedSize: storedSize, path: path, into: feed)
+            case .plain: try copy(compressed, path: path, into: feed)
+            }
+            try text.finish(into: sink)
             return (output, size)
         } catch {
             close(output)
             throw error
+        }
+    }
+
+    /// Gives `write` the whole file open at `input`, a chunk at a time.
+    private static func copy(
+        _ input: Int32, path: String, into write: (UnsafeRawBufferPointer) throws(EngineError) -> Void
+    ) throws(EngineError) {
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 8)
+        defer { chunk.deallocate() }
+        var offset = 0
+        while case let count = try FileSystem.read(input, at: offset, into: chunk, count: 1 << 20, path: path),
+            count > 0
+        {
+            try write(UnsafeRawBufferPointer(start: chunk, count: count))
+            offset += count
         }
     }
 
@@ -168,5 +207,54 @@ public enum InflatedFiles {
             }
             written += count
         }
+    }
+}
+
+/// Passes bytes on as they are, unless the first two mark UTF-16: then as UTF-8.
+private struct TextDecoding {
+    private var head: [UInt8] = []
+    private var decided = false
+    private var transcoder: UTF16Transcoder?
+
+    mutating func feed(
+        _ bytes: UnsafeRawBufferPointer, into write: (UnsafeRawBufferPointer) throws(EngineError) -> Void
+    ) throws(EngineError) {
+        guard decided else {
+            head.append(contentsOf: bytes)
+            guard head.count >= 2 else { return }
+            decided = true
+            if let bigEndian = UTF16Transcoder.bigEndian(marking: head) {
+                transcoder = UTF16Transcoder(bigEndian: bigEndian)
+            }
+            let first = head
+            head = []
+            try Self.lend(first) { (raw) throws(EngineError) in try feed(raw, into: write) }
+            return
+        }
+        guard var decoder = transcoder else { return try write(bytes) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 3 / 2)
+        decoder.transcode(bytes, into: &utf8)
+        transcoder = decoder
+        try Self.lend(utf8, to: write)
+    }
+
+    mutating func finish(into write: (UnsafeRawBufferPointer) throws(EngineError) -> Void) throws(EngineError) {
+        if !decided {
+            decided = true
+            try Self.lend(head, to: write)
+        }
+        guard var decoder = transcoder else { return }
+        var utf8: [UInt8] = []
+        decoder.finish(into: &utf8)
+        transcoder = decoder
+        try Self.lend(utf8, to: write)
+    }
+
+    /// Calls `body` with the bytes of `array`, its typed error kept.
+    static func lend(
+        _ array: [UInt8], to body: (UnsafeRawBufferPointer) throws(EngineError) -> Void
+    ) throws(EngineError) {
+        try array.withUnsafeBytes { raw in Result { () throws(EngineError) in try body(raw) } }.get()
     }
 }

@@ -47,3 +47,38 @@ enum Gzip {
         return output
     }
 }
+
+/// Zip archives made at run time, as Google Play packs its reports: each file deflated (by
+/// zlib, through `Gzip`) or stored.
+enum Zip {
+    /// An archive holding `files` in order; `encrypted` sets the flag a password-protected
+    /// file carries (nothing is really encrypted); `crcDelta` spoils the recorded CRC-32.
+    static func archive(
+        _ files: [(name: String, bytes: [UInt8])], deflate: Bool = true, encrypted: Bool = false, crcDelta: UInt32 = 0
+    ) -> [UInt8] {
+        func half(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func word(_ value: UInt32) -> [UInt8] { half(Int(value & 0xFFFF)) + half(Int(value >> 16)) }
+        var out: [UInt8] = []
+        var directory: [UInt8] = []
+        for file in files {
+            let member = Gzip.member(file.bytes)
+            // A gzip member is a 10-byte header, the raw deflate data, then CRC-32 and size.
+            let crc = member.suffix(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } &+ crcDelta
+            let data = deflate ? Array(member.dropFirst(10).dropLast(8)) : file.bytes
+            let name = Array(file.name.utf8)
+            let fields =
+                half(encrypted ? 1 : 0) + half(deflate ? 8 : 0) + half(0) + half(0) + word(crc)
+                + word(UInt32(data.count)) + word(UInt32(file.bytes.count)) + half(name.count)
+            directory +=
+                word(0x0201_4B50) + half(20) + half(20) + fields + half(0) + half(0) + half(0) + half(0)
+                + word(0) + word(UInt32(out.count)) + name
+            out += word(0x0403_4B50) + half(20) + fields + half(0) + name + data
+        }
+        let offset = out.count
+        out += directory
+        out +=
+            word(0x0605_4B50) + half(0) + half(0) + half(files.count) + half(files.count)
+            + word(UInt32(directory.count)) + word(UInt32(offset)) + half(0)
+        return out
+    }
+}

@@ -121,7 +121,7 @@ import Testing
         let path = folder.appendingPathComponent("transactions.csv.gz").path
         try Data(members).write(to: URL(fileURLWithPath: path))
         let source = try ByteSource(path: path)
-        #expect(source.isCompressed)
+        #expect(source.readsDecodedCopy)
         #expect(source.size == bytes.count)
         #expect(source.storedSize == members.count)
         #expect(try source.readAll() == bytes)
@@ -144,7 +144,7 @@ import Testing
         let empty = Gzip.member([])
         try Data(empty).write(to: URL(fileURLWithPath: path))
         let source = try ByteSource(path: path)
-        #expect(source.isCompressed)
+        #expect(source.readsDecodedCopy)
         #expect(source.size == 0)
         #expect(source.storedSize == empty.count)
         #expect(try source.readAll() == [])

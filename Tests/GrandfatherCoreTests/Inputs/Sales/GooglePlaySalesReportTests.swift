@@ -71,6 +71,24 @@ import Testing
         #expect(store.cells.map(\.country) == [""], "a row without a country counts as unknown")
     }
 
+    /// As Google delivers it: `salesreport_YYYYMM.zip`, the CSV inside in UTF-16.
+    @Test func aZippedUTF16ReportCountsAsItsUTF8() throws {
+        let report = Self.report(
+            Self.row("GPA.1", "2024-02-10", "1707523200", country: "DE"), Self.row("GPA.2", "2024-03-10", "1710028800"))
+        let utf16: [UInt8] =
+            [0xFF, 0xFE] + report.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let zipped = try AuditFixture.run([
+            FixtureFile("salesreport_202402.zip", bytes: Zip.archive([("salesreport_202402.csv", utf16)]))
+        ])
+        let plain = try AuditFixture.run([FixtureFile("salesreport_202402.csv", report)])
+        let store = try #require(PopulationReconciliation(zipped.audit).stores.first)
+        #expect(store == PopulationReconciliation(plain.audit).stores.first)
+        #expect(store.paidBefore.paid == 1)
+        #expect(store.after.paid == 1)
+        #expect(zipped.input("salesreport_202402.zip")?.format == .googlePlaySales)
+        #expect(zipped.input("salesreport_202402.zip")?.rowsAccepted == 2)
+    }
+
     @Test func newerColumnNamesAreRead() throws {
         let report =
             "Order Number,Order Charged Date,Financial Status,Package ID,Product Type\n"
