@@ -259,12 +259,13 @@ enum CountryCodes {
     /// The alpha-2 code a storefront or country field names, upper case: an alpha-2 code as
     /// given, an alpha-3 code translated; `nil` for anything else.
     static func alpha2(_ code: String) -> String? {
+        twoLetter(code) ?? alpha2ByAlpha3[code.uppercased()]
+    }
+
+    /// Two ASCII letters, upper-cased, as the sales reports write a country; `nil` otherwise.
+    static func twoLetter(_ code: String) -> String? {
         let upper = code.uppercased()
-        guard upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
-        switch upper.utf8.count {
-        case 2: return upper
-        case 3: return alpha2ByAlpha3[upper]
-        default: return nil
-        }
+        guard upper.utf8.count == 2, upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
+        return upper
     }
 }

@@ -118,7 +118,7 @@ struct AppleSalesRows: SalesRows {
                 AppleSalesColumn.endDate.name,
                 "End Date '\(Excerpt.of(text(.endDate) ?? ""))' is not MM/DD/YYYY on or after Begin Date")
         }
-        guard let country = Self.country(text(.countryCode)) else {
+        guard let country = text(.countryCode).flatMap(CountryCodes.twoLetter) else {
             return .rejected(
                 AppleSalesColumn.countryCode.name,
                 "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
@@ -157,12 +157,5 @@ struct AppleSalesRows: SalesRows {
     static func day(_ text: String?) -> ReportDay? {
         guard let fields = ReportDay.fields(text, separator: "/", widths: [2, 2, 4]) else { return nil }
         return ReportDay(year: fields[2], month: fields[0], day: fields[1], in: zone)
-    }
-
-    private static func country(_ text: String?) -> String? {
-        guard let text else { return nil }
-        let code = text.uppercased()
-        guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
-        return code
     }
 }

@@ -106,7 +106,7 @@ struct GooglePlaySalesRows: SalesRows {
         }
         var country = ""
         if let given = text(.country) {
-            guard let code = CountryCodes.alpha2(given), code.utf8.count == given.utf8.count, code.utf8.count == 2
+            guard let code = CountryCodes.twoLetter(given)
             else {
                 return .rejected(
                     GooglePlaySalesColumn.country.name, "Country of Buyer '\(Excerpt.of(given))' is not two letters")

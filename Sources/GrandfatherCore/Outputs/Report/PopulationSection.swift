@@ -87,18 +87,18 @@ public enum PopulationSection {
     public static func tables(_ store: PopulationReconciliation.Store) -> (months: [Row], countries: [Row]) {
         var months: [String: Row] = [:]
         var countries: [String: Row] = [:]
+        func add(_ cell: PopulationReconciliation.Cell, to rows: inout [String: Row], as label: String) {
+            rows[label, default: Row(label: label, copies: 0, grandfathered: 0)].copies += cell.copies
+            rows[label, default: Row(label: label, copies: 0, grandfathered: 0)].grandfathered += cell.grandfathered
+        }
         for cell in store.cells {
             var month = cell.month.isEmpty ? "no purchase date" : cell.month
             if let covered = store.months, !cell.month.isEmpty {
                 if cell.month < covered.lowerBound { month = "before \(covered.lowerBound)" }
                 if cell.month > covered.upperBound { month = "after \(covered.upperBound)" }
             }
-            let country = cell.country.isEmpty ? "unknown" : cell.country
-            months[month, default: Row(label: month, copies: 0, grandfathered: 0)].copies += cell.copies
-            months[month, default: Row(label: month, copies: 0, grandfathered: 0)].grandfathered += cell.grandfathered
-            countries[country, default: Row(label: country, copies: 0, grandfathered: 0)].copies += cell.copies
-            countries[country, default: Row(label: country, copies: 0, grandfathered: 0)].grandfathered +=
-                cell.grandfathered
+            add(cell, to: &months, as: month)
+            add(cell, to: &countries, as: cell.country.isEmpty ? "unknown" : cell.country)
         }
         // "before …" first, then the months, then "after …" and "no purchase date".
         func rank(_ label: String) -> Int {
@@ -111,8 +111,9 @@ public enum PopulationSection {
     }
 
     /// The section of `summary.md`; empty when the run read no sales report.
-    static func markdown(_ audit: Audit, _ reconciliation: PopulationReconciliation) -> String {
+    static func markdown(_ audit: Audit) -> String {
         guard !audit.population.isEmpty else { return "" }
+        let reconciliation = audit.paidCopies
         var md = "## Paid copies and the customers found\n\n"
         md += "What the stores' own sales reports count, set beside the customers the audit grandfathered "
         md += "(copies of report periods that end by the cutover, net of returns).\n\n"

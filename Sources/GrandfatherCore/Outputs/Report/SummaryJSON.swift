@@ -199,7 +199,7 @@ public enum SummaryJSON {
             mergedIDs: MergedIDsSection.counts(audit),
             productsToSettle: audit.productFindings.isEmpty ? nil : audit.productFindings,
             salesPopulation: audit.population.isEmpty
-                ? nil : PopulationJSON(audit.population, PopulationReconciliation(audit)))
+                ? nil : PopulationJSON(audit.population, audit.paidCopies))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

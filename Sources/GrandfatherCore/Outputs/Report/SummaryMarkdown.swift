@@ -59,7 +59,7 @@ public enum SummaryMarkdown {
         for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
         if let line = MergedIDsSection.line(audit) { md += line + "\n\n" }
         md += ProductFindings.markdown(audit.productFindings)
-        if !audit.population.isEmpty { md += PopulationSection.markdown(audit, PopulationReconciliation(audit)) }
+        md += PopulationSection.markdown(audit)
 
         md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
         md += ChangesSection.markdown(audit.changes)

@@ -36,6 +36,8 @@ public struct Audit: Sendable {
     public var productFindings: [ProductFindings.Finding] = []
     /// What the stores' sales reports counted; empty when the run read none.
     public var population = SalesPopulation()
+    /// Those copies set beside the customers grandfathered, made once for every report.
+    public var paidCopies: PopulationReconciliation
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -61,6 +63,7 @@ public struct Audit: Sendable {
         rowEntitlements = ingested.rowEntitlements.byProduct
         productFindings = ingested.productFindings
         population = ingested.population
+        paidCopies = PopulationReconciliation(ingested.population, sales: settings.policy.sales, customers: customers)
     }
 
     /// An engine's description as one JSON object, keys sorted.

@@ -88,7 +88,7 @@ import Testing
                         Self.row("1F", "1", "02/11/2024", promo: "PRESS"),
                         Self.row("7F", "40", "02/11/2024", price: "0")))
             ], policy: Self.policy)
-        let store = try #require(PopulationReconciliation(run.audit).stores.first)
+        let store = try #require(run.audit.paidCopies.stores.first)
         #expect(store.store == .appStore)
         #expect(store.paidApps == ["111"])
         #expect(store.paidBefore == SalesPopulation.Units(paid: 5, free: 7, returned: 1))
@@ -152,7 +152,7 @@ import Testing
                         Self.row("1F", "4", "01/01/2024", "01/31/2024"),
                         Self.row("1F", "2", "01/01/2024", "01/31/2024", country: "GB"))),
             ], policy: policy)
-        let store = try #require(PopulationReconciliation(run.audit).stores.first)
+        let store = try #require(run.audit.paidCopies.stores.first)
         // d bought after the cutover (new); e is not an App Store customer.
         #expect(store.grandfathered == 3)
         #expect(store.gap == 3)
@@ -172,7 +172,7 @@ import Testing
                     Self.row("1F", "7", "01/01/2024", app: "333", sku: "other.game")))
         ]
         let unnamed = try AuditFixture.run(files, policy: Self.policy)
-        let store = try #require(PopulationReconciliation(unnamed.audit).stores.first)
+        let store = try #require(unnamed.audit.paidCopies.stores.first)
         #expect(store.apps == ["111", "222", "333"])
         #expect(store.paidApps.isEmpty)
         #expect(store.gap == nil)
@@ -181,7 +181,7 @@ import Testing
         var policy = Self.policy
         policy.sales = #"{"paid_app": ["111", "222"]}"#
         let named = try AuditFixture.run(files, policy: policy)
-        let paid = try #require(PopulationReconciliation(named.audit).stores.first)
+        let paid = try #require(named.audit.paidCopies.stores.first)
         #expect(paid.paidApps == ["111", "222"])
         #expect(paid.paidBefore.paid == 6)
         #expect(named.audit.population.files[named.path("sales.txt")]?.notCounted == ["another app": 1])
@@ -189,7 +189,7 @@ import Testing
         // By SKU too.
         policy.sales = #"{"paid_app": ["other.game"]}"#
         let bySKU = try AuditFixture.run(files, policy: policy)
-        #expect(PopulationReconciliation(bySKU.audit).stores.first?.paidBefore.paid == 7)
+        #expect(bySKU.audit.paidCopies.stores.first?.paidBefore.paid == 7)
     }
 
     @Test func theSameReportTwiceIsCountedOnceAndOverlapsAreSaid() throws {
@@ -200,7 +200,7 @@ import Testing
                 FixtureFile("a.txt", monthly), FixtureFile("b.txt", monthly),
                 FixtureFile("d.txt.gz", bytes: Gzip.member(Array(daily.utf8))),
             ], policy: Self.policy)
-        #expect(PopulationReconciliation(run.audit).stores.first?.paidBefore.paid == 5)
+        #expect(run.audit.paidCopies.stores.first?.paidBefore.paid == 5)
         #expect(run.input("b.txt")?.exactDuplicates == 1)
         #expect(run.audit.population.files[run.path("b.txt")]?.repeats == run.path("a.txt"))
         let warnings = PopulationSection.warnings(run.audit.population)
@@ -211,10 +211,10 @@ import Testing
     }
 
     @Test func aHeaderWithoutTheCountsColumnsIsNotASalesReport() throws {
-        var file = try FilePeekFixture.peek(
+        let file = try FilePeekFixture.peek(
             "Provider\tSKU\tTitle\tUnits\n" + "APPLE\tmaps\tMaps\t3\n")
         #expect(try SalesReportSource.recognize(&file.peek) == nil)
-        var real = try FilePeekFixture.peek(Self.report(Self.row("1F", "1", "01/01/2024")))
+        let real = try FilePeekFixture.peek(Self.report(Self.row("1F", "1", "01/01/2024")))
         #expect(try SalesReportSource.recognize(&real.peek)?.description.kind == .sales)
     }
 
@@ -227,10 +227,19 @@ import Testing
     }
 }
 
-/// A file written to a temporary folder and opened for recognition.
-struct FilePeekFixture {
+/// A file written to a temporary folder and opened for recognition; the folder goes with it.
+final class FilePeekFixture {
     var peek: FilePeek
     let folder: URL
+
+    private init(peek: FilePeek, folder: URL) {
+        self.peek = peek
+        self.folder = folder
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
 
     static func peek(_ contents: String) throws -> FilePeekFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peek-\(UUID().uuidString)")

@@ -44,7 +44,7 @@ import Testing
                         Self.row("GPA.6..0", "2024-02-11", "1707609600", type: "subscription"),
                         Self.row("GPA.7", "2024-02-11", "1707609600", "Partial refund")))
             ])
-        let store = try #require(PopulationReconciliation(run.audit).stores.first)
+        let store = try #require(run.audit.paidCopies.stores.first)
         #expect(store.store == .googlePlay)
         #expect(store.apps == ["com.example.maps"])
         #expect(store.paidBefore == SalesPopulation.Units(paid: 2, free: 1, returned: 1))
@@ -64,7 +64,7 @@ import Testing
             + "GPA.1,2024-03-01,Charged,com.example.maps,paidapp,US\n"
             + "GPA.2,2024-02-29,Charged,com.example.maps,Paid app,\n"
         let run = try AuditFixture.run([FixtureFile("sales.csv", report)])
-        let store = try #require(PopulationReconciliation(run.audit).stores.first)
+        let store = try #require(run.audit.paidCopies.stores.first)
         // Google dates orders in UTC: 2024-03-01 begins at the cutover.
         #expect(store.after.paid == 1)
         #expect(store.paidBefore.paid == 1)
@@ -81,8 +81,8 @@ import Testing
             FixtureFile("salesreport_202402.zip", bytes: Zip.archive([("salesreport_202402.csv", utf16)]))
         ])
         let plain = try AuditFixture.run([FixtureFile("salesreport_202402.csv", report)])
-        let store = try #require(PopulationReconciliation(zipped.audit).stores.first)
-        #expect(store == PopulationReconciliation(plain.audit).stores.first)
+        let store = try #require(zipped.audit.paidCopies.stores.first)
+        #expect(store == plain.audit.paidCopies.stores.first)
         #expect(store.paidBefore.paid == 1)
         #expect(store.after.paid == 1)
         #expect(zipped.input("salesreport_202402.zip")?.format == .googlePlaySales)
@@ -94,7 +94,7 @@ import Testing
             "Order Number,Order Charged Date,Financial Status,Package ID,Product Type\n"
             + "GPA.1,2024-01-03,Charged,com.example.maps,paidapp\n"
         let run = try AuditFixture.run([FixtureFile("sales.csv", report)])
-        #expect(PopulationReconciliation(run.audit).stores.first?.apps == ["com.example.maps"])
+        #expect(run.audit.paidCopies.stores.first?.apps == ["com.example.maps"])
     }
 
     @Test func unreadableRowsAreRejectedWithLineAndColumn() throws {
@@ -115,9 +115,9 @@ import Testing
     }
 
     @Test func theHeaderTellsItFromCanonicalCSV() throws {
-        var file = try FilePeekFixture.peek(Self.report(Self.row("GPA.1", "2024-02-10", "1707523200")))
+        let file = try FilePeekFixture.peek(Self.report(Self.row("GPA.1", "2024-02-10", "1707523200")))
         #expect(try SalesReportSource.recognize(&file.peek)?.description.format == .googlePlaySales)
-        var earnings = try FilePeekFixture.peek("Order Number,Financial Status\nGPA.1,Charged\n")
+        let earnings = try FilePeekFixture.peek("Order Number,Financial Status\nGPA.1,Charged\n")
         #expect(try SalesReportSource.recognize(&earnings.peek) == nil)
     }
 

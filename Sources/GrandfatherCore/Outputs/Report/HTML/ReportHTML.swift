@@ -142,7 +142,7 @@ struct ReportPage {
         var empty: Bool
 
         init(_ audit: Audit) {
-            let reconciliation = PopulationReconciliation(audit)
+            let reconciliation = audit.paidCopies
             warnings = PopulationSection.warnings(audit.population)
             empty = reconciliation.isEmpty
             stores = reconciliation.stores.map { store in

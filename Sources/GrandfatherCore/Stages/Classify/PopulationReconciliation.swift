@@ -15,8 +15,8 @@ public struct PopulationReconciliation: Sendable, Equatable {
         /// ISO 3166-1 alpha-2; empty when unknown.
         public var country: String
         /// Paid copies net of returns in periods that end by the cutover.
-        public var copies: Int
-        public var grandfathered: Int
+        public var copies = 0
+        public var grandfathered = 0
         /// Copies with no customer found: `copies - grandfathered` (negative when more
         /// customers were grandfathered than the reports counted copies).
         public var gap: Int { copies - grandfathered }
@@ -54,28 +54,26 @@ public struct PopulationReconciliation: Sendable, Equatable {
 
     public var isEmpty: Bool { stores.isEmpty }
 
-    /// The reconciliation of `audit`'s sales reports; empty when it read none.
-    public init(_ audit: Audit) {
-        let population = audit.population
+    /// What `population` counted set beside the grandfathered among `customers`, in one pass
+    /// over them; empty when no sales report was read. `sales.paid_app` non-empty means the
+    /// reports' rows of other apps were not counted, so every app counted is a paid app.
+    init(_ population: SalesPopulation, sales: SalesPolicy, customers: CustomerResults) {
         let apps = population.apps
         var stores: [Store] = []
+        var cells: [[String: Cell]] = []
         for store in SalesPopulation.Store.allCases {
             guard let counted = apps[store], !counted.isEmpty else { continue }
-            let named = !audit.policy.sales.paidApp.isEmpty
-            let paidApps = named || counted.count == 1 ? counted : []
+            let paidApps = !sales.paidApp.isEmpty || counted.count == 1 ? counted : []
             var entry = Store(
                 store: store, apps: counted, paidApps: paidApps, paidBefore: Units(), spanningCutover: Units(),
                 after: Units(), months: nil, grandfathered: 0, cells: [])
-            var cells: [String: Cell] = [:]
+            var storeCells: [String: Cell] = [:]
             for (key, units) in population.units where key.store == store {
                 switch key.period {
                 case .before:
                     entry.paidBefore = entry.paidBefore + units
-                    cells[
-                        key.month + "|" + key.country,
-                        default: Cell(month: key.month, country: key.country, copies: 0, grandfathered: 0)
-                    ]
-                    .copies += units.net
+                    storeCells[key.month + "|" + key.country, default: Cell(month: key.month, country: key.country)]
+                        .copies += units.net
                 case .spansCutover: entry.spanningCutover = entry.spanningCutover + units
                 case .after: entry.after = entry.after + units
                 }
@@ -83,23 +81,27 @@ public struct PopulationReconciliation: Sendable, Equatable {
                 let high = entry.months.map { max($0.upperBound, key.month) } ?? key.month
                 entry.months = low...high
             }
-            if !paidApps.isEmpty {
-                audit.customers.forEachVerdict { customer, verdict, _ in
-                    guard verdict.customerClass == .grandfathered, let platform = customer.platform,
-                        store.sells(to: platform)
-                    else { return }
-                    entry.grandfathered += 1
-                    let month = customer.originalPurchaseDate.map { Self.month(of: $0, in: store) } ?? ""
-                    let country = customer.storefront.flatMap(CountryCodes.alpha2) ?? ""
-                    cells[
-                        month + "|" + country,
-                        default: Cell(month: month, country: country, copies: 0, grandfathered: 0)
-                    ]
-                    .grandfathered += 1
-                }
-            }
-            entry.cells = cells.values.sorted { ($0.month, $0.country) < ($1.month, $1.country) }
             stores.append(entry)
+            cells.append(storeCells)
+        }
+        // The stores whose copies are set against customers, by platform.
+        var storeOf: [Platform: Int] = [:]
+        for (index, entry) in stores.enumerated() where !entry.paidApps.isEmpty {
+            for platform in Platform.allCases where entry.store.sells(to: platform) { storeOf[platform] = index }
+        }
+        if !storeOf.isEmpty {
+            customers.forEachVerdict { customer, verdict, _ in
+                guard verdict.customerClass == .grandfathered, let platform = customer.platform,
+                    let index = storeOf[platform]
+                else { return }
+                stores[index].grandfathered += 1
+                let month = customer.originalPurchaseDate.map { Self.month(of: $0, in: stores[index].store) } ?? ""
+                let country = customer.storefront.flatMap(CountryCodes.alpha2) ?? ""
+                cells[index][month + "|" + country, default: Cell(month: month, country: country)].grandfathered += 1
+            }
+        }
+        for index in stores.indices {
+            stores[index].cells = cells[index].values.sorted { ($0.month, $0.country) < ($1.month, $1.country) }
         }
         self.stores = stores
     }
