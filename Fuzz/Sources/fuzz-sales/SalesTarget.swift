@@ -7,8 +7,8 @@ import FuzzSupport
     static func main() { FuzzerDriver.run(fuzzSales) }
 }
 
-/// The stores' sales reports (App Store Connect's Summary Sales Report, Google Play's sales
-/// report), each audited alone as a run audits it. Besides crashes it checks the accounting
+/// The stores' sales reports (App Store Connect's Summary Sales Report, Google Play's sales and
+/// earnings reports), each audited alone as a run audits it. Besides crashes it checks the accounting
 /// (read = accepted + rejected, and every accepted row either counted as copies or counted
 /// as a row the count cannot use), that every rejection's line lies within the input, that
 /// no cell counts a negative number of copies, and that a second run gives the same outcome.

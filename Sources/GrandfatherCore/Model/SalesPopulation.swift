@@ -114,6 +114,9 @@ public struct SalesPopulation: Sendable, Equatable {
         public var store: Store?
         /// The same bytes as a file read before it: its rows are counted once, there.
         public var repeats: String?
+        /// Whether its rows are orders, each counted once whichever report lists it (Google
+        /// Play's): its periods may overlap another's without counting a copy twice.
+        public var countsOrders = false
 
         public init() {}
 
@@ -122,13 +125,53 @@ public struct SalesPopulation: Sendable, Equatable {
         }
     }
 
+    /// A store order that the reports list by its number (Google Play's `GPA.…`), as they
+    /// give it: the orders customers claim are looked up here.
+    public struct Order: Sendable, Equatable {
+        /// The app, as the report names it.
+        public var app: String
+        /// Whether a report gave its charge.
+        public var isCharged = false
+        /// When it was charged, when the report gave the second (Google Play's sales reports
+        /// before 2017 give only the day).
+        public var charged: Instant?
+        /// Whether the charge was at a price (a promotion charges nothing).
+        public var paid = false
+        /// Whether a report gave its full refund.
+        public var refunded = false
+
+        public init(app: String) { self.app = app }
+
+        /// Both reports' parts of one order together, the first's where both give one.
+        func merged(with later: Order) -> Order {
+            var order = self
+            if !order.isCharged {
+                (order.isCharged, order.charged, order.paid) = (later.isCharged, later.charged, later.paid)
+            }
+            order.refunded = order.refunded || later.refunded
+            return order
+        }
+    }
+
+    /// One row's part of an order: its charge (at `charged`, or at no known second) or its
+    /// full refund.
+    struct OrderRow: Sendable {
+        var number: String
+        var isRefund: Bool
+        var charged: Instant?
+    }
+
     /// Pairs of one store's report files whose counted periods overlap, in path order: their
-    /// copies may be counted twice (a monthly report given with the same month's daily reports).
+    /// copies may be counted twice (a monthly report given with the same month's daily
+    /// reports). Reports of orders do not: each order counts once, whichever lists it.
     public var overlappingFiles: [(String, String)] {
-        let covered = files.compactMap { path, file in file.days.map { (path, $0, file.store) } }.sorted { $0.0 < $1.0 }
+        let covered = files.compactMap { path, file in
+            file.days.map { (path, $0, file.store, file.countsOrders) }
+        }.sorted { $0.0 < $1.0 }
         var pairs: [(String, String)] = []
         for (index, first) in covered.enumerated() {
-            for second in covered[(index + 1)...] where first.2 == second.2 && first.1.overlaps(second.1) {
+            for second in covered[(index + 1)...]
+            where first.2 == second.2 && !(first.3 && second.3) && first.1.overlaps(second.1) {
                 pairs.append((first.0, second.0))
             }
         }
@@ -141,6 +184,8 @@ public struct SalesPopulation: Sendable, Equatable {
     public var titles: [Store: [String: String]] = [:]
     /// By report file, as the run names it.
     public var files: [String: FileCount] = [:]
+    /// The orders the reports list, by order number.
+    public var orders: [String: Order] = [:]
 
     public init() {}
 
@@ -154,6 +199,26 @@ public struct SalesPopulation: Sendable, Equatable {
         if titles[key.store]?[key.app] == nil, !title.isEmpty { titles[key.store, default: [:]][key.app] = title }
         files[file, default: FileCount()].countedRows += 1
         files[file, default: FileCount()].copies = files[file, default: FileCount()].copies + counted
+    }
+
+    /// Whether `row`'s part of its order (its charge, or its refund) is counted already.
+    func hasCounted(_ row: OrderRow) -> Bool {
+        guard let order = orders[row.number] else { return false }
+        return row.isRefund ? order.refunded : order.isCharged
+    }
+
+    /// Notes `row`'s part of its order, of `app`, which counted `units`.
+    mutating func note(_ row: OrderRow, of app: String, units: Units, file: String) {
+        files[file, default: FileCount()].countsOrders = true
+        var order = orders[row.number] ?? Order(app: app)
+        if row.isRefund {
+            order.refunded = true
+        } else {
+            order.isCharged = true
+            order.charged = row.charged
+            order.paid = units.paid > 0
+        }
+        orders[row.number] = order
     }
 
     /// Notes a row of `file` that counted no copies, and what it was.
@@ -172,6 +237,7 @@ public struct SalesPopulation: Sendable, Equatable {
         units.merge(other.units, uniquingKeysWith: +)
         for (store, apps) in other.titles { titles[store, default: [:]].merge(apps) { kept, _ in kept } }
         files.merge(other.files) { _, later in later }
+        orders.merge(other.orders) { kept, later in kept.merged(with: later) }
     }
 
     /// The apps each store's rows counted copies of, in id order.

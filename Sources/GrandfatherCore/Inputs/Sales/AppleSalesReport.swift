@@ -75,20 +75,12 @@ struct AppleSalesRows: SalesRows {
     /// A day's report runs from midnight to midnight in Pacific Time, for a worldwide account.
     static let zone = SalesPopulation.Store.appStore.reportZone
 
-    let cutover: Instant
-    let sales: SalesPolicy
-
     /// Whether a header is a Summary Sales Report's: it names every required column.
     static func recognizes(header: [String]) -> Bool {
         Set(header).isSuperset(of: AppleSalesColumn.required.map(\.name))
     }
 
-    init(policy: Policy) {
-        cutover = policy.cutover.date
-        sales = policy.sales
-    }
-
-    mutating func read(_ row: RawRow) -> SalesRow {
+    static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: AppleSalesColumn) -> String? { row.text(column.rawValue) }
         guard let identifier = text(.productTypeIdentifier) else {
             return .rejected(AppleSalesColumn.productTypeIdentifier.name, "Product Type Identifier is empty")
@@ -100,7 +92,7 @@ struct AppleSalesRows: SalesRows {
         guard let app = text(.appleIdentifier) else {
             return .rejected(AppleSalesColumn.appleIdentifier.name, "Apple Identifier is empty")
         }
-        if !sales.paidApp.isEmpty, !sales.names([app] + [text(.sku)].compactMap { $0 }) {
+        if !policy.sales.paidApp.isEmpty, !policy.sales.names([app] + [text(.sku)].compactMap { $0 }) {
             return .notCounted("another app")
         }
         // A bundle's credit for an app bought before (CMB-C) is negative units that are no return.
@@ -123,7 +115,7 @@ struct AppleSalesRows: SalesRows {
                 AppleSalesColumn.countryCode.name,
                 "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
         }
-        let period = ReportDay.period(from: begins, to: ends, against: cutover)
+        let period = ReportDay.period(from: begins, to: ends, against: policy.cutover)
         var counted = SalesPopulation.Units()
         if units < 0 {
             counted.returned = -units

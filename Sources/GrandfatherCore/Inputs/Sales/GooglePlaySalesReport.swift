@@ -43,17 +43,6 @@ struct GooglePlaySalesRows: SalesRows {
     static let delimiter = UInt8(ascii: ",")
     static let columns = GooglePlaySalesColumn.allCases.map(\.name)
 
-    let cutover: Instant
-    let sales: SalesPolicy
-    /// The orders counted so far, each with its financial status: a charge or a refund is
-    /// counted once however often the file repeats it.
-    private var counted: Set<String> = []
-
-    init(policy: Policy) {
-        cutover = policy.cutover.date
-        sales = policy.sales
-    }
-
     static func recognizes(header: [String]) -> Bool {
         let names = Set(header)
         return names.isSuperset(of: GooglePlaySalesColumn.required.map(\.name))
@@ -61,7 +50,7 @@ struct GooglePlaySalesRows: SalesRows {
                 || names.contains(GooglePlaySalesColumn.packageID.name))
     }
 
-    mutating func read(_ row: RawRow) -> SalesRow {
+    static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: GooglePlaySalesColumn) -> String? { row.text(column.rawValue) }
         guard let type = text(.productType) else {
             return .rejected(GooglePlaySalesColumn.productType.name, "Product Type is empty")
@@ -76,7 +65,7 @@ struct GooglePlaySalesRows: SalesRows {
         guard let app = text(.productID) ?? text(.packageID) else {
             return .rejected(GooglePlaySalesColumn.productID.name, "Product ID is empty")
         }
-        if !sales.paidApp.isEmpty, !sales.names([app]) { return .notCounted("another app") }
+        if !policy.sales.paidApp.isEmpty, !policy.sales.names([app]) { return .notCounted("another app") }
         var copies = SalesPopulation.Units()
         switch text(.financialStatus)?.lowercased() {
         // A charge of nothing (a promotion) is a copy at no price.
@@ -93,7 +82,8 @@ struct GooglePlaySalesRows: SalesRows {
                 "Order Charged Date '\(Excerpt.of(text(.chargedDate) ?? ""))' is not YYYY-MM-DD")
         }
         // The charge's own second, when the report gives it: then no order spans the cutover.
-        var period = ReportDay.period(from: day, to: day, against: cutover)
+        var period = ReportDay.period(from: day, to: day, against: policy.cutover)
+        var charged: Instant?
         if let stamp = text(.chargedTimestamp) {
             guard let seconds = Int64(stamp), let instant = Self.instant(seconds: seconds),
                 instant >= day.start, instant < day.next
@@ -102,7 +92,8 @@ struct GooglePlaySalesRows: SalesRows {
                     GooglePlaySalesColumn.chargedTimestamp.name,
                     "Order Charged Timestamp '\(Excerpt.of(stamp))' is not Unix seconds within the Order Charged Date")
             }
-            period = instant < cutover ? .before : .after
+            period = instant < policy.cutover ? .before : .after
+            charged = instant
         }
         var country = ""
         if let given = text(.country) {
@@ -116,11 +107,11 @@ struct GooglePlaySalesRows: SalesRows {
         guard let order = text(.orderNumber) else {
             return .rejected(GooglePlaySalesColumn.orderNumber.name, "Order Number is empty")
         }
-        guard counted.insert(order + "\u{0}" + (copies.paid > 0 ? "charged" : "refund")).inserted else {
-            return .notCounted("repeated order")
-        }
         let key = SalesPopulation.Key(store: .googlePlay, app: app, month: day.month, country: country, period: period)
-        return .counted(key, copies, title: text(.productTitle) ?? "", days: (day.text, day.text))
+        let isRefund = copies.returned > 0
+        return .counted(
+            key, copies, title: text(.productTitle) ?? "", days: (day.text, day.text),
+            order: .init(number: order, isRefund: isRefund, charged: isRefund ? nil : charged))
     }
 
     /// Whether an amount (`3.99`, `1,234.50`) is zero; an amount absent or unreadable is not.

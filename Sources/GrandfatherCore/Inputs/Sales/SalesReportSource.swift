@@ -5,6 +5,9 @@ extension InputFormat {
     public static let appleSales = InputFormat(rawValue: "apple-sales")
     /// Google Play's sales report (`salesreport_YYYYMM`: one row per order).
     public static let googlePlaySales = InputFormat(rawValue: "google-play-sales")
+    /// Google Play's earnings report (`earnings_YYYYMM_<profile>-<n>`: one row per charge,
+    /// fee, tax and refund of an order).
+    public static let googlePlayEarnings = InputFormat(rawValue: "google-play-earnings")
 }
 
 /// One kind of sales report: how its header is told, and what each of its rows counts.
@@ -14,15 +17,29 @@ protocol SalesRows: Sendable {
     /// The columns read, by header name; a row's field `i` is `columns[i]`.
     static var columns: [String] { get }
     static func recognizes(header: [String]) -> Bool
-    init(policy: Policy)
-    /// Reads one row; a reader may remember rows of its file (Google Play's orders).
-    mutating func read(_ row: RawRow) -> SalesRow
+    /// Reads one row.
+    static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow
+}
+
+/// What reading a sales report's rows needs of the policy.
+struct SalesReading: Sendable {
+    let cutover: Instant
+    let sales: SalesPolicy
+
+    init(_ policy: Policy) {
+        cutover = policy.cutover.date
+        sales = policy.sales
+    }
 }
 
 /// What one row of a sales report counted, or why it cannot be read.
 enum SalesRow {
-    /// Copies of an app, in a cell; the days (`YYYY-MM-DD`) of the period they were sold in.
-    case counted(SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String))
+    /// Copies of an app, in a cell; the days (`YYYY-MM-DD`) of the period they were sold in;
+    /// the order's part they are, for a report of orders (each counted once however many
+    /// rows and reports give it).
+    case counted(
+        SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String),
+        order: SalesPopulation.OrderRow? = nil)
     /// A row the count cannot use, and what it is ("update", "in-app purchase"…).
     case notCounted(String)
     /// A row that cannot be read: the column at fault, if one, and why.
@@ -35,7 +52,9 @@ enum SalesRow {
 /// count beside the customers the audit grandfathered.
 enum SalesReportSource: InputSource {
     /// Every kind of sales report read, in the order asked.
-    static let kinds: [any SalesRows.Type] = [AppleSalesRows.self, GooglePlaySalesRows.self]
+    static let kinds: [any SalesRows.Type] = [
+        AppleSalesRows.self, GooglePlaySalesRows.self, GooglePlayEarningsRows.self,
+    ]
 
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let line = firstLine(of: &file) else { return nil }
@@ -44,12 +63,18 @@ enum SalesReportSource: InputSource {
             let names = line.split(separator: kind.delimiter, omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            if kind.recognizes(header: names) {
+            if kind.recognizes(header: columnNames(names, of: kind)) {
                 return RecognizedInput(
                     description: file.describe(format: kind.format, kind: .sales), source: Self.self, detail: kind)
             }
         }
         return nil
+    }
+
+    /// A header's names, each column the kind reads named as the kind names it: Google's
+    /// reports write one name in several cases (`Product id` in earnings, `Product ID` in sales).
+    private static func columnNames(_ header: [String], of kind: any SalesRows.Type) -> [String] {
+        header.map { name in kind.columns.first { $0.lowercased() == name.lowercased() } ?? name }
     }
 
     /// The bytes of the file's first line, without its line break; `nil` when the file has
@@ -74,17 +99,19 @@ enum SalesReportSource: InputSource {
             guard let kind = input.detail as? any SalesRows.Type else {
                 throw .internal("\(path) has no sales report kind")
             }
-            let rows = kind.init(policy: stream.settings.policy)
             let source = try engineWork { try ByteSource(path: path) }
             let digest = try engineWork { try source.sha256() }
             guard
-                let header = try engineWork({
+                let given = try engineWork({
                     try CSVReader.readHeader(source, dataStart: source.dataStart, delimiter: kind.delimiter)
                 })
             else { throw .input(file: path, line: 1, message: "sales report has no header") }
+            let header = columnNames(given, of: kind)
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
             let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
-            var sink = Sink(path: path, header: header, rows: rows)
+            var sink = Sink(
+                path: path, header: header, kind: kind, policy: SalesReading(stream.settings.policy),
+                earlier: outcome.population)
             sink.population.note(path)
             _ = try engineWork {
                 try reader.read(
@@ -116,15 +143,23 @@ enum SalesReportSource: InputSource {
     private struct Sink: RowSink {
         let path: String
         let header: [String]
-        var rows: any SalesRows
+        let kind: any SalesRows.Type
+        let policy: SalesReading
+        /// What the reports read before this one counted.
+        let earlier: SalesPopulation
         var population = SalesPopulation()
         var rowsRead = 0
         var rejections: [Rejection] = []
 
         mutating func accept(_ row: RawRow) {
             rowsRead += 1
-            switch rows.read(row) {
-            case .counted(let key, let units, let title, let days):
+            switch kind.read(row, against: policy) {
+            case .counted(let key, let units, let title, let days, let order):
+                if let order {
+                    if population.hasCounted(order) { return population.skip(path, as: "repeated order") }
+                    if earlier.hasCounted(order) { return population.skip(path, as: "order in an earlier report") }
+                    population.note(order, of: key.app, units: units, file: path)
+                }
                 population.add(units, at: key, title: title, file: path, days: days)
             case .notCounted(let what): population.skip(path, as: what)
             case .rejected(let column, let reason):
