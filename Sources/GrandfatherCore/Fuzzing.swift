@@ -41,7 +41,7 @@ import GrandfatherEngine
     ) throws(GrandfatherError) -> IngestOutcome {
         let normalizer = RecordNormalizer(timestamps: TimestampParser(defaultZone: policy.defaultTimeZone))
         let ledger = ShardedLedger(rules: AuditRules(AuditSettings(policy: policy, asOf: asOf)))
-        var (report, rejections) = try FileIngest.read(
+        var (report, rejections, _) = try FileIngest.read(
             description, header: header, normalizer: normalizer, ledger: ledger,
             options: IngestOptions(parts: parts, minimumPartSize: 1))
         report.exactDuplicates += try ledger.settle()[description.path] ?? 0

@@ -55,7 +55,10 @@ import Testing
         let cli = try CLI()
         var reports: [String] = []
         // In `scripts/sample-sales`'s order: the earnings report's orders are in the sales report.
-        for (folder, prefix) in [("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_")] {
+        for (folder, prefix) in [
+            ("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_"),
+            ("google-play", "claimed-orders"),
+        ] {
             let names = try FileManager.default.contentsOfDirectory(
                 atPath: Self.repository.appendingPathComponent("sample-data/\(folder)").path
             )
@@ -66,7 +69,7 @@ import Testing
         for name in ["policy.json", "customers.csv", "transactions.csv"] {
             try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
         }
-        #expect(reports.count == 9)
+        #expect(reports.count == 10)
         let result = try cli.run(
             [
                 "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",

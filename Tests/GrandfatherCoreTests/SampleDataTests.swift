@@ -38,9 +38,11 @@ struct SampleDataTests {
         // Canonical files cannot leave a transaction unlinked: that flag is App Store-only
         // (shown by AppStoreLinkerTests and AppStorePipelineTests); nor can one source
         // disagree with another (CustomerAssemblyTests), nor a subscription service grant
-        // otherwise than the policy (ReconciliationTests).
+        // otherwise than the policy (ReconciliationTests), nor claim a Google Play order without
+        // the store's reports (ClaimedOrderTests, and the sales sample's golden).
         let elsewhere: Set<Flag> = [
             .unlinkedTransactions, .conflictingCustomerFacts, .grandfatheredNotGranted, .grantedNotEntitled,
+            .orderNotFound, .orderRefunded, .orderClaimedTwice,
         ]
         for flag in Flag.allCases where !elsewhere.contains(flag) {
             #expect(audit.customers.contains { $0.flags.contains(flag) }, "no customer flagged \(flag.code)")

@@ -40,6 +40,20 @@ struct FilePeek {
         prefix.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
     }
 
+    /// The bytes of the file's first line, without its line break; `nil` when the file has
+    /// none within the first megabyte (a header is never that long).
+    mutating func firstLine() -> ArraySlice<UInt8>? {
+        while true {
+            if let end = prefix.firstIndex(of: 0x0A) {
+                let line = prefix[..<end]
+                return line.last == 0x0D ? line.dropLast() : line
+            }
+            guard prefix.count < 1 << 20, (try? readMore()) == true else {
+                return prefix.isEmpty || prefix.count >= 1 << 20 ? nil : prefix[...]
+            }
+        }
+    }
+
     /// A description of the file as `source` recognised it.
     func describe(format: InputFormat, kind: RecordKind) -> InputDescription {
         InputDescription(path: path, format: format, kind: kind, size: Int64(size))

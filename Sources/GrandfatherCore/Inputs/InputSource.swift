@@ -65,6 +65,8 @@ struct SourceOutcome: Sendable {
     var identities = CustomerIdentities()
     /// What the stores' sales reports counted: copies of the app, with no customers.
     var population = SalesPopulation()
+    /// The store orders customers claim, weighed once every source is read.
+    var claims: [ClaimedOrderRules.Claim] = []
 }
 
 /// Where sources deliver rows, and the settings they read with.

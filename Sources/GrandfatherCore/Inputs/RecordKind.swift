@@ -1,9 +1,10 @@
 import GrandfatherEngine
 
 /// Which of SPEC §2's two record kinds a file holds, or `sales`: a store's sales report,
-/// which counts copies sold and names no customer (`SalesPopulation`).
+/// which counts copies sold and names no customer (`SalesPopulation`), or `claims`: the store
+/// orders customers claim (`ClaimedOrderSource`).
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-    case customers, transactions, sales
+    case customers, transactions, sales, claims
 
     /// Field names in SPEC order; none for a sales report, whose columns are its store's.
     public var fieldNames: [String] {
@@ -11,6 +12,7 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
         case .customers: return CustomerField.allCases.map(\.name)
         case .transactions: return TransactionField.allCases.map(\.name)
         case .sales: return []
+        case .claims: return ClaimedOrderSource.columns
         }
     }
 
@@ -27,6 +29,9 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
 /// The fields of a customers record, in SPEC §2 order; raw values index `RawRow.spans`.
 public enum CustomerField: Int, CaseIterable, Sendable {
     case customerID, platform, originalAppVersion, originalPurchaseDate, environment, preorderDate, storefront
+    /// Not SPEC §2's: a Google Play order the customer claims, weighed as a claimed orders
+    /// file's row is (`ClaimedOrderRules`).
+    case orderNumber
 
     /// The field's name in headers and JSON keys.
     public var name: String {
@@ -38,6 +43,7 @@ public enum CustomerField: Int, CaseIterable, Sendable {
         case .environment: return "environment"
         case .preorderDate: return "preorder_date"
         case .storefront: return "storefront"
+        case .orderNumber: return "order_number"
         }
     }
 }

@@ -30,10 +30,24 @@ public struct Customer: Sendable, Equatable {
     public var platform: Platform?
     /// `sandbox` customers are excluded from the four classes.
     public var environment: Environment
+    /// What the ingest learnt of the customer besides its facts, one bit each: a byte where
+    /// two `Bool`s were, so the record stays 72 bytes.
+    private var marks: Marks = []
     /// Whether this customer was created from transactions alone.
-    public var isOrphan: Bool
+    public var isOrphan: Bool {
+        get { marks.contains(.orphan) }
+        set { marks.set(.orphan, newValue) }
+    }
     /// Whether it stands for an App Store subscription that no customer identity reached.
-    public var isUnlinked = false
+    public var isUnlinked: Bool {
+        get { marks.contains(.unlinked) }
+        set { marks.set(.unlinked, newValue) }
+    }
+    /// What became of the store orders the customer claims (`ClaimedOrderRules`).
+    public var orderClaims: OrderClaims {
+        get { OrderClaims(rawValue: marks.rawValue >> 2) }
+        set { marks = Marks(rawValue: marks.rawValue & 0b11 | newValue.rawValue << 2) }
+    }
     /// Which source gave each fact (SPEC §9); empty for an orphan.
     public var provenance = CustomerProvenance()
 
@@ -51,6 +65,16 @@ public struct Customer: Sendable, Equatable {
         self.preorder = Self.microseconds(preorderDate)
         self.storefront = storefront
         self.isOrphan = isOrphan
+    }
+
+    private struct Marks: OptionSet, Sendable, Hashable {
+        let rawValue: UInt8
+        static let orphan = Marks(rawValue: 1)
+        static let unlinked = Marks(rawValue: 2)
+
+        mutating func set(_ mark: Marks, _ on: Bool) {
+            if on { insert(mark) } else { remove(mark) }
+        }
     }
 
     private static func microseconds(_ instant: Instant?) -> Int64 {
@@ -89,4 +113,18 @@ public struct Customer: Sendable, Equatable {
     public static func orphan(id: String) -> Customer {
         Customer(id: id, platform: nil, isOrphan: true)
     }
+}
+
+/// What became of the store orders a customer claims, against the stores' reports
+/// (`ClaimedOrderRules`): each outcome that is not evidence raises its flag.
+public struct OrderClaims: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue & 0b111 }
+
+    /// A claimed order that no report given lists for the paid app (`order_not_found`).
+    public static let notFound = OrderClaims(rawValue: 1)
+    /// A claimed order the reports show refunded (`order_refunded`).
+    public static let refunded = OrderClaims(rawValue: 2)
+    /// A claimed order another customer claims too (`order_claimed_twice`).
+    public static let claimedTwice = OrderClaims(rawValue: 4)
 }

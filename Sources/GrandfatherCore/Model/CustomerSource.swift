@@ -7,8 +7,13 @@
 /// (self-signed, or read with `--no-verify` or `--trust-decoded`) ranks below the canonical row
 /// and above the customer list, since unverified data never outranks what the team keeps; a
 /// RevenueCat export row says only which store a customer bought in, the weakest platform fact.
+/// A Google Play order the customer claims, found in the store's own reports
+/// (`ClaimedOrderRules`), is the store's record of the purchase: it ranks just below a verified
+/// App Store app transaction, the other store's own record, and above everything a team or a
+/// service keeps.
 public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
     case appStoreVerified = 1
+    case googlePlayOrder
     case subscriberResponse
     case customersFile
     case appStoreUnverified
@@ -19,6 +24,7 @@ public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
     public var code: String {
         switch self {
         case .appStoreVerified: return "app_store_verified"
+        case .googlePlayOrder: return "google_play_order"
         case .subscriberResponse: return "revenuecat_subscriber"
         case .customersFile: return "customers_file"
         case .appStoreUnverified: return "app_store_unverified"

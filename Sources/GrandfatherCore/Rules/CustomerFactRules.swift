@@ -85,6 +85,7 @@ enum CustomerFactRules {
         customer.storefront = choose(.storefront) { $0.storefront }
         customer.isOrphan = ordered.allSatisfy(\.isOrphan)
         customer.isUnlinked = ordered.allSatisfy(\.isUnlinked)
+        customer.orderClaims = ordered.reduce(into: []) { $0.formUnion($1.orderClaims) }
         provenance.hasConflictingFacts = conflict
         customer.provenance = provenance
         return customer

@@ -24,6 +24,9 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     case conflictingCustomerFacts = "conflicting_customer_facts"
     case grandfatheredNotGranted = "grandfathered_not_granted"
     case grantedNotEntitled = "granted_not_entitled"
+    case orderNotFound = "order_not_found"
+    case orderRefunded = "order_refunded"
+    case orderClaimedTwice = "order_claimed_twice"
 
     /// How much attention a flag asks for (SPEC §6).
     public enum Severity: String, CaseIterable, Sendable, Codable {
@@ -42,7 +45,8 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     public var severity: Severity {
         switch self {
         case .boughtJustBeforeCutover, .boughtJustAfterCutover, .versionDateDisagree, .naiveVersionTrap,
-            .noCutoverForPlatform, .grandfatheredAndSubscribed, .grandfatheredNotGranted, .grantedNotEntitled:
+            .noCutoverForPlatform, .grandfatheredAndSubscribed, .grandfatheredNotGranted, .grantedNotEntitled,
+            .orderNotFound, .orderRefunded, .orderClaimedTwice:
             return .review
         case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox:
             return .info
@@ -100,6 +104,13 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             return "Two sources give this customer different facts; the higher-ranked source's are used."
         case .impossibleDates:
             return "A date lies after the as-of instant, or an expiry before its purchase."
+        case .orderNotFound:
+            return
+                "Claims a Google Play order that no sales or earnings report given lists for the paid app; the claim is no evidence."
+        case .orderRefunded:
+            return "Claims a Google Play order that the reports show refunded; the claim is no evidence."
+        case .orderClaimedTwice:
+            return "Claims a Google Play order that another customer claims too; the claim is evidence for neither."
         case .unlinkedTransactions:
             return
                 "App Store transactions that name no appTransactionId or appAccountToken and share no subscription with a known customer; this customer stands for one subscription."

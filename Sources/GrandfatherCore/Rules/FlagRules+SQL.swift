@@ -38,6 +38,8 @@ extension AuditRules {
                 + "OR COALESCE(preorder_date > \(asOf), FALSE)"
         case .unlinkedTransactions: return "is_unlinked"
         case .conflictingCustomerFacts: return "has_conflicting_facts"
+        case .orderNotFound, .orderRefunded, .orderClaimedTwice:
+            return "order_claims LIKE '%\(flag.orderClaim.code)%'"
         case .grandfatheredNotGranted, .grantedNotEntitled: return nil
         }
     }
@@ -73,7 +75,8 @@ extension Flag {
         case .sandbox: return "§5, §8.9"
         case .conflictingDuplicate: return "§5, §8.23"
         case .impossibleDates: return "§5, §8.24"
-        case .unlinkedTransactions, .conflictingCustomerFacts, .grandfatheredNotGranted, .grantedNotEntitled:
+        case .unlinkedTransactions, .conflictingCustomerFacts, .grandfatheredNotGranted, .grantedNotEntitled,
+            .orderNotFound, .orderRefunded, .orderClaimedTwice:
             return "§9"
         }
     }

@@ -14,6 +14,8 @@ struct FlagFacts {
     let isUnlinked: Bool
     let isSandbox: Bool
     let hasConflictingFacts: Bool
+    /// What became of the Google Play orders the customer claims (§9, claimed orders).
+    let orderClaims: OrderClaims
     // The version against the platform's cutover (SPEC §8.10, §8.17).
     let hasCutoverVersion: Bool
     /// The version answer, `nil` when there is none.
@@ -71,6 +73,7 @@ struct FlagFacts {
         case .impossibleDates: return impossibleDates
         case .unlinkedTransactions: return isUnlinked
         case .conflictingCustomerFacts: return hasConflictingFacts
+        case .orderNotFound, .orderRefunded, .orderClaimedTwice: return orderClaims.contains(flag.orderClaim)
         // Decided against the verdict's grants, by ReconciliationRules.
         case .grandfatheredNotGranted, .grantedNotEntitled: return false
         }

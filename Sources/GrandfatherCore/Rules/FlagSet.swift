@@ -71,6 +71,9 @@ extension Flag {
         case .conflictingCustomerFacts: return 19
         case .grandfatheredNotGranted: return 20
         case .grantedNotEntitled: return 21
+        case .orderNotFound: return 22
+        case .orderRefunded: return 23
+        case .orderClaimedTwice: return 24
         }
     }
 }

@@ -17,12 +17,17 @@ struct FlagCatalogTests {
     static let severalSourcesCodes: Set<String> = [
         "conflicting_customer_facts", "grandfathered_not_granted", "granted_not_entitled",
     ]
+    /// Flags of the Google Play orders customers claim (issue 37).
+    static let claimedOrderCodes: Set<String> = ["order_not_found", "order_refunded", "order_claimed_twice"]
 
-    @Test("the catalog holds exactly SPEC §5's codes, the App Store ones and SPEC §9's, each once")
+    @Test("the catalog holds exactly SPEC §5's codes, the App Store ones, SPEC §9's and claimed orders', each once")
     func codes() {
         let codes = Flag.allCases.map(\.code)
         #expect(Set(codes).count == codes.count)
-        #expect(Set(codes) == Self.specCodes.union(Self.appStoreCodes).union(Self.severalSourcesCodes))
+        #expect(
+            Set(codes)
+                == Self.specCodes.union(Self.appStoreCodes).union(Self.severalSourcesCodes).union(
+                    Self.claimedOrderCodes))
         #expect(Flag.conflictingCustomerFacts.severity == .data)
     }
 

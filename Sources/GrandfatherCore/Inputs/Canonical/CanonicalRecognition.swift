@@ -36,8 +36,8 @@ enum CanonicalRecognition {
         case .transactions:
             required = [TransactionField.transactionID, .customerID, .productID, .productType, .purchaseDate].map(
                 \.name)
-        // Canonical files hold records; a sales report is recognised by its own source.
-        case .sales: required = []
+        // Canonical files hold records; a sales report or claims file is recognised by its own source.
+        case .sales, .claims: required = []
         }
         for name in required where !header.contains(name) {
             throw .input(file: path, line: 1, message: "\(kind.rawValue) header lacks required column \"\(name)\"")

@@ -61,7 +61,8 @@ enum CanonicalSource: InputSource {
     /// leaves no core idle. The ledger is shared and folding is commutative, so nothing else
     /// changes.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
-        let results = ResultSlots<(InputReport, [Rejection]), GrandfatherError>(count: inputs.count)
+        let results = ResultSlots<(InputReport, [Rejection], claims: [ClaimedOrderRules.Claim]), GrandfatherError>(
+            count: inputs.count)
         // Reads the files at `indices` in order, stopping at the first that fails.
         let readFiles = { @Sendable (indices: [Int]) in
             for index in indices {
@@ -85,8 +86,9 @@ enum CanonicalSource: InputSource {
         var outcome = SourceOutcome()
         // In input order, so that the first file that failed is the one reported.
         for index in inputs.indices {
-            let (report, rejections) = try results.take(index)
+            let (report, rejections, claims) = try results.take(index)
             outcome.files.append((report, rejections))
+            outcome.claims += claims
         }
         return outcome
     }

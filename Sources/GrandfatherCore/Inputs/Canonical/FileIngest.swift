@@ -11,7 +11,7 @@ enum FileIngest {
     static func read(
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
-    ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
+    ) throws(GrandfatherError) -> (InputReport, [Rejection], claims: [ClaimedOrderRules.Claim]) {
         let source = try engineWork { try ByteSource(path: description.path) }
         let plan = try engineWork {
             try RangedRead(
@@ -68,6 +68,7 @@ enum FileIngest {
             sizeBytes: Int64(source.storedSize), sha256: "", rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
             exactDuplicates: 0, sandboxRows: 0)
         var rejections: [Rejection] = []
+        var claims: [ClaimedOrderRules.Claim] = []
         var lineOffset = 0
         // Job 0's result first: the pass's failure, which also stopped the parsers waiting on it.
         for job in 0...jobs {
@@ -80,6 +81,7 @@ enum FileIngest {
             report.rowsAccepted += result.rowsAccepted
             report.exactDuplicates += result.exactDuplicates
             report.sandboxRows += result.sandboxRows
+            claims += result.claims
             for var rejection in result.rejections {
                 rejection.line += lineOffset
                 rejections.append(rejection)
@@ -87,7 +89,7 @@ enum FileIngest {
             lineOffset += result.lineBreaks
         }
         report.rowsRejected = rejections.count
-        return (report, rejections)
+        return (report, rejections, claims)
     }
 }
 
@@ -99,6 +101,7 @@ private struct RangeResult: Sendable {
     var exactDuplicates = 0
     var sandboxRows = 0
     var rejections: [Rejection] = []
+    var claims: [ClaimedOrderRules.Claim] = []
     var lineBreaks = 0
 
     init(digest: String) {
@@ -111,6 +114,7 @@ private struct RangeResult: Sendable {
         exactDuplicates = sink.exactDuplicates
         sandboxRows = sink.sandboxRows
         rejections = sink.rejections
+        claims = sink.claims
         self.lineBreaks = lineBreaks
     }
 }

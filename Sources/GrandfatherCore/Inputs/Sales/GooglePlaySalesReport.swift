@@ -83,7 +83,9 @@ struct GooglePlaySalesRows: SalesRows {
         }
         // The charge's own second, when the report gives it: then no order spans the cutover.
         var period = ReportDay.period(from: day, to: day, against: policy.cutover)
-        var charged: Instant?
+        // Without the second, an order claimed is placed at its day's start, unless the day
+        // holds the cutover: then it has no date to place it (`ClaimedOrderRules`).
+        var charged: Instant? = period == .spansCutover ? nil : day.start
         if let stamp = text(.chargedTimestamp) {
             guard let seconds = Int64(stamp), let instant = Self.instant(seconds: seconds),
                 instant >= day.start, instant < day.next

@@ -57,7 +57,7 @@ enum SalesReportSource: InputSource {
     ]
 
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        guard let line = firstLine(of: &file) else { return nil }
+        guard let line = file.firstLine() else { return nil }
         for kind in kinds where line.contains(kind.delimiter) {
             // Header names are read plainly: none of these reports quotes its header.
             let names = line.split(separator: kind.delimiter, omittingEmptySubsequences: false).map {
@@ -75,20 +75,6 @@ enum SalesReportSource: InputSource {
     /// reports write one name in several cases (`Product id` in earnings, `Product ID` in sales).
     private static func columnNames(_ header: [String], of kind: any SalesRows.Type) -> [String] {
         header.map { name in kind.columns.first { $0.lowercased() == name.lowercased() } ?? name }
-    }
-
-    /// The bytes of the file's first line, without its line break; `nil` when the file has
-    /// none within the first megabyte (a header is never that long).
-    private static func firstLine(of file: inout FilePeek) -> ArraySlice<UInt8>? {
-        while true {
-            if let end = file.prefix.firstIndex(of: 0x0A) {
-                let line = file.prefix[..<end]
-                return line.last == 0x0D ? line.dropLast() : line
-            }
-            guard file.prefix.count < 1 << 20, (try? file.readMore()) == true else {
-                return file.prefix.isEmpty || file.prefix.count >= 1 << 20 ? nil : file.prefix[...]
-            }
-        }
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {

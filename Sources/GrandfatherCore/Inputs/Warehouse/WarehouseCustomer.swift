@@ -47,10 +47,15 @@ enum WarehouseCustomer {
             return problem("facts_source", "unknown source '\(Excerpt.of(row[10] ?? ""))'")
         }
 
+        guard let orderClaims = OrderClaims(code: row[12] ?? "") else {
+            return problem("order_claims", "'\(Excerpt.of(row[12] ?? ""))' names an outcome not known")
+        }
+
         var customer = Customer(
             id: id, platform: platform, originalAppVersion: row[2], originalPurchaseDate: purchased,
             environment: environment, preorderDate: preordered, storefront: row[6], isOrphan: isOrphan)
         customer.isUnlinked = isUnlinked
+        customer.orderClaims = orderClaims
         if let source {
             // Every fact from the record's own source, unless the folder names each one's.
             customer = customer.read(from: source, facts: factSources[id] == nil ? nil : [])

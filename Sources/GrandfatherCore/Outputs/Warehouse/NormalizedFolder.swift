@@ -153,6 +153,8 @@ public enum NormalizedFolder {
             out.appendPlainCell(customer.provenance.rowSource?.code)
             out.append(comma)
             out.appendPlainCell(audit.serviceEntitlements[customer.id] != nil)
+            out.append(comma)
+            out.appendPlainCell(customer.orderClaims.isEmpty ? nil : customer.orderClaims.code)
             out.append(UInt8(ascii: "\n"))
         }
         return out

@@ -74,6 +74,11 @@ public enum WarehouseLayout {
             column(
                 "service_view", .boolean, required: true,
                 "RevenueCat's subscriber response showed what it has active for this customer."),
+            Column(
+                name: "order_claims", type: .text, required: false,
+                meaning:
+                    "What became of the Google Play orders the customer claims that gave no evidence, space-separated: `not_found`, `refunded`, `claimed_twice` (SPEC §9); empty for none.",
+                isNewer: true),
         ],
         meaning: "One row per customer, sources assembled, orphans included.")
 

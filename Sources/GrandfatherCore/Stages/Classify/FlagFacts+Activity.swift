@@ -13,6 +13,7 @@ extension FlagFacts {
         isUnlinked = customer.isUnlinked
         isSandbox = customer.environment == .sandbox
         hasConflictingFacts = customer.provenance.hasConflictingFacts
+        orderClaims = customer.orderClaims
         hasCutoverVersion = customer.platform.map { rules.hasCutoverVersion(for: $0) } ?? false
         let answer = rules.versionAnswer(customer.originalAppVersion, platform: customer.platform)
         byVersion = answer.before

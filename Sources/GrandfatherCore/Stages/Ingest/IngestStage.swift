@@ -38,6 +38,7 @@ enum IngestStage {
         stream.recordLog = recordLog
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         var ingested = Ingested()
+        var claims: [ClaimedOrderRules.Claim] = []
         // Files rank for duplicates in the order they are read: source by source, then as given.
         ledger.rankFiles(
             InputSources.registered.flatMap { source in
@@ -55,6 +56,7 @@ enum IngestStage {
             ingested.rowEntitlements.merge(outcome.rowEntitlements)
             ingested.productFindings += outcome.productFindings
             ingested.population.merge(outcome.population)
+            claims += outcome.claims
             if let summary = outcome.appStore { ingested.appStore = summary }
             if !outcome.identities.isEmpty {
                 // Read before any source of records (`InputSources`): every record after is
@@ -64,6 +66,13 @@ enum IngestStage {
             }
         }
         ingested.refileByIdentity()
+        if !claims.isEmpty {
+            // Weighed together, once every report has given its orders: a record per claimant.
+            let merged = claims.map {
+                ClaimedOrderRules.Claim(customerID: ingested.identities.customerID(of: $0.customerID), order: $0.order)
+            }
+            _ = ledger.add(ClaimedOrderRules.customers(claiming: merged, orders: ingested.population.orders))
+        }
         let duplicates = try ledger.settle()
         // A path given twice shares one count, which goes to its last report: its rows all
         // repeat the first's.

@@ -40,6 +40,10 @@ struct IngestSink: RowSink {
     private var customerLines: [Int] = []
     /// The id each batched customer row gave, where identities merged it onto another's.
     private var mergedFrom: [String?] = []
+    /// The order number each customer row claims, if any.
+    private var claimedOrders: [String?] = []
+    /// The orders the accepted customer rows claim.
+    private(set) var claims: [ClaimedOrderRules.Claim] = []
     static let customerBatchSize = 1024
 
     init(
@@ -66,6 +70,10 @@ struct IngestSink: RowSink {
             case .success(let customer):
                 customers.append(customer.read(from: customerSource))
                 customerLines.append(row.line)
+                claimedOrders.append(
+                    row.text(CustomerField.orderNumber.rawValue).map(ClaimedOrderSource.trimmed).flatMap {
+                        $0.isEmpty ? nil : $0
+                    })
                 mergedFrom.append(
                     normalizer.identities.isEmpty
                         ? nil : row.text(CustomerField.customerID.rawValue).flatMap { $0 == customer.id ? nil : $0 })
@@ -73,10 +81,11 @@ struct IngestSink: RowSink {
             }
         case .transactions:
             account(transactionAt: row.line, normalizer.transaction(row, into: &batch))
-        case .sales:
-            // A sales report's rows are counted by its source, never normalised into records.
+        case .sales, .claims:
+            // A sales report's rows and claims are weighed by their sources, never normalised into records.
             rejections.append(
-                Rejection(file: file, line: row.line, reason: "a sales report row is not a customer or transaction"))
+                Rejection(
+                    file: file, line: row.line, reason: "a \(kind.rawValue) row is not a customer or transaction"))
         }
     }
 
@@ -106,6 +115,7 @@ struct IngestSink: RowSink {
         mergedFrom.append(customer.id == given ? nil : given)
         customers.append(customer)
         customerLines.append(line)
+        claimedOrders.append(nil)
         if customers.count >= Self.customerBatchSize { flushCustomers() }
     }
 
@@ -154,10 +164,9 @@ struct IngestSink: RowSink {
         for (row, outcome) in ledger.add(customers).enumerated() {
             let customer = customers[row]
             switch outcome {
-            case .accepted:
-                acceptCustomer(customer, duplicate: false)
-            case .exactDuplicate:
-                acceptCustomer(customer, duplicate: true)
+            case .accepted, .exactDuplicate:
+                acceptCustomer(customer, duplicate: outcome == .exactDuplicate)
+                if let order = claimedOrders[row] { claims.append(.init(customerID: customer.id, order: order)) }
             case .repeatedWithOtherContent:
                 // A row whose id was merged onto another says so: its own id is not repeated.
                 let merged = mergedFrom[row].map { " (merged from '\(Excerpt.of($0))' by RevenueCat's webhook events)" }
@@ -170,6 +179,7 @@ struct IngestSink: RowSink {
         customers.removeAll(keepingCapacity: true)
         customerLines.removeAll(keepingCapacity: true)
         mergedFrom.removeAll(keepingCapacity: true)
+        claimedOrders.removeAll(keepingCapacity: true)
     }
 
     private mutating func acceptCustomer(_ customer: Customer, duplicate: Bool) {
