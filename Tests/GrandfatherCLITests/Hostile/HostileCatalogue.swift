@@ -14,7 +14,7 @@ enum HostileCatalogue {
     static let cases: [HostileCase] =
         unreadableFiles + policyFiles + wholeFileRefusals + commandLine + rows
         + instants + appStore + streamsAndFolders + testHooks + friction + merges + resultsFolders + readers
-        + normalizeFolders + sqlOptions
+        + normalizeFolders + sqlOptions + storeReports
 
     // MARK: - Inputs that cannot be taken at all: exit 2, nothing written
 
