@@ -57,7 +57,7 @@ import Testing
         // In `scripts/sample-sales`'s order: the earnings report's orders are in the sales report.
         for (folder, prefix) in [
             ("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_"),
-            ("google-play", "claimed-orders"),
+            ("google-play", "claimed-orders"), ("google-play", "licensing-verdicts"),
         ] {
             let names = try FileManager.default.contentsOfDirectory(
                 atPath: Self.repository.appendingPathComponent("sample-data/\(folder)").path
@@ -69,7 +69,7 @@ import Testing
         for name in ["policy.json", "customers.csv", "transactions.csv"] {
             try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
         }
-        #expect(reports.count == 10)
+        #expect(reports.count == 11)
         let result = try cli.run(
             [
                 "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",

@@ -39,10 +39,11 @@ struct SampleDataTests {
         // (shown by AppStoreLinkerTests and AppStorePipelineTests); nor can one source
         // disagree with another (CustomerAssemblyTests), nor a subscription service grant
         // otherwise than the policy (ReconciliationTests), nor claim a Google Play order without
-        // the store's reports (ClaimedOrderTests, and the sales sample's golden).
+        // the store's reports or hold a licensing verdict (ClaimedOrderTests, LicensingVerdictTests,
+        // and the sales sample's golden).
         let elsewhere: Set<Flag> = [
             .unlinkedTransactions, .conflictingCustomerFacts, .grandfatheredNotGranted, .grantedNotEntitled,
-            .orderNotFound, .orderRefunded, .orderClaimedTwice,
+            .orderNotFound, .orderRefunded, .orderClaimedTwice, .licensedOnlyAfterCutover,
         ]
         for flag in Flag.allCases where !elsewhere.contains(flag) {
             #expect(audit.customers.contains { $0.flags.contains(flag) }, "no customer flagged \(flag.code)")

@@ -1,10 +1,11 @@
 import GrandfatherEngine
 
 /// Which of SPEC §2's two record kinds a file holds, or `sales`: a store's sales report,
-/// which counts copies sold and names no customer (`SalesPopulation`), or `claims`: the store
-/// orders customers claim (`ClaimedOrderSource`).
+/// which counts copies sold and names no customer (`SalesPopulation`), or `evidence`: what a
+/// store says of a customer's purchase, weighed once every file is read (the Google Play orders
+/// customers claim, stored licensing verdicts).
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-    case customers, transactions, sales, claims
+    case customers, transactions, sales, evidence
 
     /// Field names in SPEC order; none for a sales report, whose columns are its store's.
     public var fieldNames: [String] {
@@ -12,7 +13,8 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
         case .customers: return CustomerField.allCases.map(\.name)
         case .transactions: return TransactionField.allCases.map(\.name)
         case .sales: return []
-        case .claims: return ClaimedOrderSource.columns
+        // Each source of evidence reads its own fields.
+        case .evidence: return []
         }
     }
 

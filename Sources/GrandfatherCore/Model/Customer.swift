@@ -46,7 +46,13 @@ public struct Customer: Sendable, Equatable {
     /// What became of the store orders the customer claims (`ClaimedOrderRules`).
     public var orderClaims: OrderClaims {
         get { OrderClaims(rawValue: marks.rawValue >> 2) }
-        set { marks = Marks(rawValue: marks.rawValue & 0b11 | newValue.rawValue << 2) }
+        set { marks = Marks(rawValue: marks.rawValue & ~(0b111 << 2) | newValue.rawValue << 2) }
+    }
+    /// Whether Google Play licensing said the app was licensed to the customer only at or
+    /// after the cutover (`LicensingRules`): no evidence, and said so.
+    public var isLicensedOnlyAfterCutover: Bool {
+        get { marks.contains(.licensedOnlyAfterCutover) }
+        set { marks.set(.licensedOnlyAfterCutover, newValue) }
     }
     /// Which source gave each fact (SPEC §9); empty for an orphan.
     public var provenance = CustomerProvenance()
@@ -71,6 +77,8 @@ public struct Customer: Sendable, Equatable {
         let rawValue: UInt8
         static let orphan = Marks(rawValue: 1)
         static let unlinked = Marks(rawValue: 2)
+        // Bits 2–4: `OrderClaims`.
+        static let licensedOnlyAfterCutover = Marks(rawValue: 1 << 5)
 
         mutating func set(_ mark: Marks, _ on: Bool) {
             if on { insert(mark) } else { remove(mark) }

@@ -10,12 +10,14 @@
 /// A Google Play order the customer claims, found in the store's own reports
 /// (`ClaimedOrderRules`), is the store's record of the purchase: it ranks just below a verified
 /// App Store app transaction, the other store's own record, and above everything a team or a
-/// service keeps.
+/// service keeps. A stored Google Play licensing verdict (`LicensingRules`) says only that the
+/// app was bought by then: it ranks just below the customers file.
 public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
     case appStoreVerified = 1
     case googlePlayOrder
     case subscriberResponse
     case customersFile
+    case playLicensing
     case appStoreUnverified
     case customerList
     case exportRow
@@ -27,6 +29,7 @@ public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
         case .googlePlayOrder: return "google_play_order"
         case .subscriberResponse: return "revenuecat_subscriber"
         case .customersFile: return "customers_file"
+        case .playLicensing: return "play_licensing"
         case .appStoreUnverified: return "app_store_unverified"
         case .customerList: return "revenuecat_customer_list"
         case .exportRow: return "revenuecat_export"

@@ -86,6 +86,7 @@ enum CustomerFactRules {
         customer.isOrphan = ordered.allSatisfy(\.isOrphan)
         customer.isUnlinked = ordered.allSatisfy(\.isUnlinked)
         customer.orderClaims = ordered.reduce(into: []) { $0.formUnion($1.orderClaims) }
+        customer.isLicensedOnlyAfterCutover = ordered.contains(where: \.isLicensedOnlyAfterCutover)
         provenance.hasConflictingFacts = conflict
         customer.provenance = provenance
         return customer

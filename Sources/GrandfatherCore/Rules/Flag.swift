@@ -27,6 +27,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
     case orderNotFound = "order_not_found"
     case orderRefunded = "order_refunded"
     case orderClaimedTwice = "order_claimed_twice"
+    case licensedOnlyAfterCutover = "licensed_only_after_cutover"
 
     /// How much attention a flag asks for (SPEC §6).
     public enum Severity: String, CaseIterable, Sendable, Codable {
@@ -48,7 +49,8 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             .noCutoverForPlatform, .grandfatheredAndSubscribed, .grandfatheredNotGranted, .grantedNotEntitled,
             .orderNotFound, .orderRefunded, .orderClaimedTwice:
             return .review
-        case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox:
+        case .preordered, .billingRetry, .inGracePeriod, .familySharedOnly, .refunded, .consumableOnly, .sandbox,
+            .licensedOnlyAfterCutover:
             return .info
         case .missingOriginalVersion, .unparseableVersion, .orphanTransactions, .conflictingDuplicate,
             .impossibleDates, .unlinkedTransactions, .conflictingCustomerFacts:
@@ -111,6 +113,9 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
             return "Claims a Google Play order that the reports show refunded; the claim is no evidence."
         case .orderClaimedTwice:
             return "Claims a Google Play order that another customer claims too; the claim is evidence for neither."
+        case .licensedOnlyAfterCutover:
+            return
+                "Google Play licensing said LICENSED only at or after the cutover, when every install of the free app is licensed; no evidence of purchase."
         case .unlinkedTransactions:
             return
                 "App Store transactions that name no appTransactionId or appAccountToken and share no subscription with a known customer; this customer stands for one subscription."

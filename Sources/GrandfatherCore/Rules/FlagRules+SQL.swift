@@ -40,6 +40,7 @@ extension AuditRules {
         case .conflictingCustomerFacts: return "has_conflicting_facts"
         case .orderNotFound, .orderRefunded, .orderClaimedTwice:
             return "order_claims LIKE '%\(flag.orderClaim.code)%'"
+        case .licensedOnlyAfterCutover: return "licensed_only_after_cutover"
         case .grandfatheredNotGranted, .grantedNotEntitled: return nil
         }
     }
@@ -76,7 +77,7 @@ extension Flag {
         case .conflictingDuplicate: return "§5, §8.23"
         case .impossibleDates: return "§5, §8.24"
         case .unlinkedTransactions, .conflictingCustomerFacts, .grandfatheredNotGranted, .grantedNotEntitled,
-            .orderNotFound, .orderRefunded, .orderClaimedTwice:
+            .orderNotFound, .orderRefunded, .orderClaimedTwice, .licensedOnlyAfterCutover:
             return "§9"
         }
     }

@@ -16,6 +16,8 @@ struct FlagFacts {
     let hasConflictingFacts: Bool
     /// What became of the Google Play orders the customer claims (§9, claimed orders).
     let orderClaims: OrderClaims
+    /// Google Play licensing said licensed only at or after the cutover (§9, licensing verdicts).
+    let isLicensedOnlyAfterCutover: Bool
     // The version against the platform's cutover (SPEC §8.10, §8.17).
     let hasCutoverVersion: Bool
     /// The version answer, `nil` when there is none.
@@ -74,6 +76,7 @@ struct FlagFacts {
         case .unlinkedTransactions: return isUnlinked
         case .conflictingCustomerFacts: return hasConflictingFacts
         case .orderNotFound, .orderRefunded, .orderClaimedTwice: return orderClaims.contains(flag.orderClaim)
+        case .licensedOnlyAfterCutover: return isLicensedOnlyAfterCutover
         // Decided against the verdict's grants, by ReconciliationRules.
         case .grandfatheredNotGranted, .grantedNotEntitled: return false
         }

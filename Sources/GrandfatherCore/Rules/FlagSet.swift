@@ -74,6 +74,7 @@ extension Flag {
         case .orderNotFound: return 22
         case .orderRefunded: return 23
         case .orderClaimedTwice: return 24
+        case .licensedOnlyAfterCutover: return 25
         }
     }
 }

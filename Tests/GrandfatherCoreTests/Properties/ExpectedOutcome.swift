@@ -58,7 +58,7 @@ struct ExpectedOutcome {
                     productionTransactions += 1
                     transactionContents[transaction.id, default: []].insert(transaction.content)
                     named.insert(Pools.transactionCustomerIDs[transaction.customer])
-                case .sales, .claims:
+                case .sales, .evidence:
                     preconditionFailure("the property datasets hold no sales reports")
                 }
             }

@@ -118,15 +118,16 @@ import Testing
         #expect(run.input("customers.csv")?.exactDuplicates == 1)
     }
 
-    /// A `normalize` folder keeps what the claims gave: read back, every customer has the same
-    /// date, its source and the same flags, though the folder holds no claim and no report.
+    /// A `normalize` folder keeps what the claims and licensing verdicts gave: read back, every
+    /// customer has the same date, its source and the same flags, though the folder holds no
+    /// claim, no report and no verdict.
     @Test func aNormalizeFolderReadBackKeepsWhatTheClaimsGave() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grandfather-claims-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let files = [
             FixtureFile("salesreport_202402.csv", Self.report), FixtureFile("customers.csv", Self.customers),
-            FixtureFile("claims.csv", Self.claims),
+            FixtureFile("claims.csv", Self.claims), FixtureFile("verdicts.jsonl", LicensingVerdictTests.verdicts),
         ]
         let run = try AuditFixture.run(files, policy: PolicySpec(basis: "date"), in: folder)
         let policy = try PolicyLoader.load(path: folder.appendingPathComponent("policy.json").path)
@@ -149,13 +150,15 @@ import Testing
                     == first.customer.provenance.source(of: .originalPurchaseDate), "\(first.customer.id)")
         }
         #expect(again.customers.contains { $0.flags.contains(.orderClaimedTwice) })
+        #expect(again.customers.contains { $0.flags.contains(.licensedOnlyAfterCutover) })
+        #expect(again.customers.contains { $0.customer.provenance.source(of: .originalPurchaseDate) == .playLicensing })
     }
 
     @Test func emptyFieldsAreRejectedWithTheirColumn() throws {
-        let run = try Self.run(claims: "order_number,customer_id\nGPA.1,\n ,bob\nGPA.2,bob\n")
+        let run = try Self.run(claims: "order_number,customer_id\nGPA.1,\n ,bob\nGPA.2,bob\nGPA.3,a\u{0}b\n")
         let rejections = run.rejections("claims.csv")
-        #expect(rejections.map(\.line) == [2, 3])
-        #expect(rejections.map(\.column) == [2, 1])
+        #expect(rejections.map(\.line) == [2, 3, 5])
+        #expect(rejections.map(\.column) == [2, 1, 2])
         #expect(Self.flags(run, "bob") == ["order_refunded"])
     }
 }

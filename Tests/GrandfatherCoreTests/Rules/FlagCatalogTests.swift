@@ -17,8 +17,10 @@ struct FlagCatalogTests {
     static let severalSourcesCodes: Set<String> = [
         "conflicting_customer_facts", "grandfathered_not_granted", "granted_not_entitled",
     ]
-    /// Flags of the Google Play orders customers claim (issue 37).
-    static let claimedOrderCodes: Set<String> = ["order_not_found", "order_refunded", "order_claimed_twice"]
+    /// Flags of Google Play's evidence: the orders customers claim, stored licensing verdicts (issue 37).
+    static let claimedOrderCodes: Set<String> = [
+        "order_not_found", "order_refunded", "order_claimed_twice", "licensed_only_after_cutover",
+    ]
 
     @Test("the catalog holds exactly SPEC §5's codes, the App Store ones, SPEC §9's and claimed orders', each once")
     func codes() {

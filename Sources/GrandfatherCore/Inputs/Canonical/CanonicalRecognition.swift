@@ -37,7 +37,7 @@ enum CanonicalRecognition {
             required = [TransactionField.transactionID, .customerID, .productID, .productType, .purchaseDate].map(
                 \.name)
         // Canonical files hold records; a sales report or claims file is recognised by its own source.
-        case .sales, .claims: required = []
+        case .sales, .evidence: required = []
         }
         for name in required where !header.contains(name) {
             throw .input(file: path, line: 1, message: "\(kind.rawValue) header lacks required column \"\(name)\"")

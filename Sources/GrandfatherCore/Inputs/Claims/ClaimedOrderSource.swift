@@ -21,7 +21,7 @@ enum ClaimedOrderSource: InputSource {
         }
         guard names.count == 2, Set(names) == Set(columns) else { return nil }
         return RecognizedInput(
-            description: file.describe(format: .claimedOrders, kind: .claims), source: Self.self, detail: ())
+            description: file.describe(format: .claimedOrders, kind: .evidence), source: Self.self, detail: ())
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
@@ -42,7 +42,8 @@ enum ClaimedOrderSource: InputSource {
             }
             outcome.claims += sink.claims
             let report = InputReport(
-                path: path, format: .claimedOrders, kind: .claims, sizeBytes: Int64(source.storedSize), sha256: digest,
+                path: path, format: .claimedOrders, kind: .evidence, sizeBytes: Int64(source.storedSize),
+                sha256: digest,
                 rowsRead: sink.rowsRead, rowsAccepted: sink.rowsRead - sink.rejections.count,
                 rowsRejected: sink.rejections.count, exactDuplicates: sink.repeated, sandboxRows: 0)
             outcome.files.append((report, sink.rejections))
@@ -72,6 +73,11 @@ enum ClaimedOrderSource: InputSource {
             guard let id = row.text(0) else { return refuse(row.line, field: 0, "customer_id is empty") }
             guard let order = row.text(1).map(trimmed), !order.isEmpty else {
                 return refuse(row.line, field: 1, "order_number is empty")
+            }
+            for (field, text) in [(0, id), (1, order)] {
+                if let problem = ClaimedOrderRules.problem(text, named: columns[field]) {
+                    return refuse(row.line, field: field, problem)
+                }
             }
             let claim = ClaimedOrderRules.Claim(customerID: id, order: order)
             if seen.insert(claim).inserted { claims.append(claim) } else { repeated += 1 }

@@ -51,11 +51,17 @@ enum WarehouseCustomer {
             return problem("order_claims", "'\(Excerpt.of(row[12] ?? ""))' names an outcome not known")
         }
 
+        // Absent from folders written before it: not licensed only after the cutover.
+        guard let licensedOnlyAfter = row[13] == nil ? false : flag(13) else {
+            return problem("licensed_only_after_cutover", "a mark is not true or false")
+        }
+
         var customer = Customer(
             id: id, platform: platform, originalAppVersion: row[2], originalPurchaseDate: purchased,
             environment: environment, preorderDate: preordered, storefront: row[6], isOrphan: isOrphan)
         customer.isUnlinked = isUnlinked
         customer.orderClaims = orderClaims
+        customer.isLicensedOnlyAfterCutover = licensedOnlyAfter
         if let source {
             // Every fact from the record's own source, unless the folder names each one's.
             customer = customer.read(from: source, facts: factSources[id] == nil ? nil : [])

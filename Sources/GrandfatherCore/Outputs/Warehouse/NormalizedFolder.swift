@@ -155,6 +155,8 @@ public enum NormalizedFolder {
             out.appendPlainCell(audit.serviceEntitlements[customer.id] != nil)
             out.append(comma)
             out.appendPlainCell(customer.orderClaims.isEmpty ? nil : customer.orderClaims.code)
+            out.append(comma)
+            out.appendPlainCell(customer.isLicensedOnlyAfterCutover)
             out.append(UInt8(ascii: "\n"))
         }
         return out

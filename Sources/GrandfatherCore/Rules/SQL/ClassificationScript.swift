@@ -198,6 +198,7 @@ public enum ClassificationScript {
                     COALESCE(c.has_conflicting_facts, FALSE) AS has_conflicting_facts,
                     COALESCE(c.service_view, FALSE) AS service_view,
                     COALESCE(c.order_claims, '') AS order_claims,
+                    COALESCE(c.licensed_only_after_cutover, FALSE) AS licensed_only_after_cutover,
                     a.customer_id IS NOT NULL AS has_transaction,
                     COALESCE(a.has_durable, FALSE) AS has_durable,
                     COALESCE(a.has_revoked_durable, FALSE) AS has_revoked_durable,

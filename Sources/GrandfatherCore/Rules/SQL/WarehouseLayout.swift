@@ -79,6 +79,11 @@ public enum WarehouseLayout {
                 meaning:
                     "What became of the Google Play orders the customer claims that gave no evidence, space-separated: `not_found`, `refunded`, `claimed_twice` (SPEC §9); empty for none.",
                 isNewer: true),
+            Column(
+                name: "licensed_only_after_cutover", type: .boolean, required: false,
+                meaning:
+                    "Google Play licensing said the app was licensed to the customer only at or after the cutover (SPEC §9); empty in folders written before it.",
+                isNewer: true),
         ],
         meaning: "One row per customer, sources assembled, orphans included.")
 

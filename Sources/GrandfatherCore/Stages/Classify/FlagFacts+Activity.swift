@@ -14,6 +14,7 @@ extension FlagFacts {
         isSandbox = customer.environment == .sandbox
         hasConflictingFacts = customer.provenance.hasConflictingFacts
         orderClaims = customer.orderClaims
+        isLicensedOnlyAfterCutover = customer.isLicensedOnlyAfterCutover
         hasCutoverVersion = customer.platform.map { rules.hasCutoverVersion(for: $0) } ?? false
         let answer = rules.versionAnswer(customer.originalAppVersion, platform: customer.platform)
         byVersion = answer.before

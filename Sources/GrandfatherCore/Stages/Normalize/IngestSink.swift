@@ -81,7 +81,7 @@ struct IngestSink: RowSink {
             }
         case .transactions:
             account(transactionAt: row.line, normalizer.transaction(row, into: &batch))
-        case .sales, .claims:
+        case .sales, .evidence:
             // A sales report's rows and claims are weighed by their sources, never normalised into records.
             rejections.append(
                 Rejection(

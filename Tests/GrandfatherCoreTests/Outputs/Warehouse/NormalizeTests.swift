@@ -92,9 +92,9 @@ import Testing
         let customerRows = try Self.lines(run.out, "customers.csv")
         #expect(
             Array(customerRows.dropFirst()) == [
-                "=cmd,ios,300,,production,,,false,false,false,customers_file,false,",
-                "\"a,b\",ios,200,2023-01-01T00:00:00.000000Z,production,,,false,false,false,customers_file,false,",
-                "orphan,,,,production,,,true,false,false,,false,",
+                "=cmd,ios,300,,production,,,false,false,false,customers_file,false,,false",
+                "\"a,b\",ios,200,2023-01-01T00:00:00.000000Z,production,,,false,false,false,customers_file,false,,false",
+                "orphan,,,,production,,,true,false,false,,false,,false",
             ])
         let rejected = try Self.lines(run.out, "rejected.csv")
         #expect(rejected.count == 2)
