@@ -21,13 +21,6 @@ enum ClaimedOrderRules {
         var order: String
     }
 
-    /// Why a customer id or an order number read from a claim cannot be kept (too long, or
-    /// holding a byte no report may show), as a row's texts are checked; `nil` when it can.
-    static func problem(_ text: String, named name: String) -> String? {
-        if text.utf8.count > RawRow.maximumFieldBytes { return RawRow.overlong(name) }
-        return TextBytes.problem(text)?.reason(name)
-    }
-
     /// One record per claimant, in id order, holding what its claims give; for the ledger,
     /// which assembles it with the customer's other records.
     static func customers(claiming claims: [Claim], orders: [String: SalesPopulation.Order]) -> [Customer] {

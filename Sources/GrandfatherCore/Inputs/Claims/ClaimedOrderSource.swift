@@ -75,7 +75,7 @@ enum ClaimedOrderSource: InputSource {
                 return refuse(row.line, field: 1, "order_number is empty")
             }
             for (field, text) in [(0, id), (1, order)] {
-                if let problem = ClaimedOrderRules.problem(text, named: columns[field]) {
+                if let problem = IngestSink.problem(text, named: columns[field]) {
                     return refuse(row.line, field: field, problem)
                 }
             }

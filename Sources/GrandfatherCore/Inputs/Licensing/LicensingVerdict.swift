@@ -33,7 +33,7 @@ enum LicensingVerdict {
     static func read(_ body: JSONValue.Located, sales: SalesPolicy) -> Result<LicensingRules.Verdict, Problem> {
         guard body.isObject else { return .failure(Problem("a licensing verdict must be a JSON object")) }
         guard let id = body["customer_id"]?.text else { return .failure(Problem("customer_id is missing")) }
-        if let problem = ClaimedOrderRules.problem(id, named: "customer_id") { return .failure(Problem(problem)) }
+        if let problem = IngestSink.problem(id, named: "customer_id") { return .failure(Problem(problem)) }
         if let signed = body["signed_data"] {
             guard let text = signed.string else { return .failure(Problem("signed_data must be a string")) }
             return lvl(text, customer: id, sales: sales)

@@ -89,6 +89,13 @@ struct IngestSink: RowSink {
         }
     }
 
+    /// Why a text a source read itself cannot be kept, as a row's is checked: longer than
+    /// `RawRow.maximumFieldBytes`, or holding a byte no report may show; `nil` when it can.
+    static func problem(_ text: String, named name: String) -> String? {
+        if text.utf8.count > RawRow.maximumFieldBytes { return RawRow.overlong(name) }
+        return TextBytes.problem(text)?.reason(name)
+    }
+
     /// A customer a source read itself (a RevenueCat customer list's row, an App Store app
     /// transaction), accounted for as a row at `line`. Its provenance is the source's. Its
     /// texts are checked as a row's are: none longer than `RawRow.maximumFieldBytes` (a list's
@@ -100,12 +107,8 @@ struct IngestSink: RowSink {
             (.storefront, customer.storefront),
         ]
         for case (let field, let text?) in texts {
-            let name = field.name
-            if text.utf8.count > RawRow.maximumFieldBytes {
-                return reject(line: line, column: nil, field: name, reason: RawRow.overlong(name))
-            }
-            if let problem = TextBytes.problem(text) {
-                return reject(line: line, column: nil, field: name, reason: problem.reason(name))
+            if let problem = Self.problem(text, named: field.name) {
+                return reject(line: line, column: nil, field: field.name, reason: problem)
             }
         }
         rowsRead += 1
