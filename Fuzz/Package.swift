@@ -31,5 +31,6 @@ let package = Package(
         .executableTarget(name: "fuzz-appstore", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-revenuecat", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-sales", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-play", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -255,6 +255,36 @@ extension Fuzzing {
             merged: audit.mergedIDs.map { "\($0.id)>\($0.customerID)" })
     }
 
+    /// What auditing one Google Play subscription file gave: its accounting and rejections, and
+    /// the customers' verdicts in output order (`id class flags`).
+    public struct GooglePlayOutcome: Equatable, Sendable {
+        public var report: InputReport
+        public var rejections: [Rejection]
+        public var verdicts: [String]
+    }
+
+    /// Audits the file at `path` when it is one of Google Play's subscription shapes: stored
+    /// responses alone, notifications or voided purchases after the stored responses at
+    /// `responses`, so that their tokens can match.
+    ///
+    /// - Returns: `nil` when the file is not one of them, or cannot be read as a whole.
+    public static func auditGooglePlay(path: String, responses: String, policy: Policy, asOf: Instant)
+        -> GooglePlayOutcome?
+    {
+        let play: Set<InputFormat> = [.playSubscriptions, .playNotifications, .playVoided]
+        guard let input = try? InputRecognizer.recognize(path: path), play.contains(input.description.format)
+        else { return nil }
+        let inputs = input.description.format == .playSubscriptions ? [path] : [responses, path]
+        guard let audit = try? Pipeline.audit(AuditSettings(policy: policy, asOf: asOf), inputs: inputs),
+            let report = audit.inputs.last
+        else { return nil }
+        return GooglePlayOutcome(
+            report: report, rejections: audit.rejections.filter { $0.file == path },
+            verdicts: audit.customers.map { result in
+                "\(result.customer.id) \(result.customerClass.rawValue) \(result.flags.map(\.code))"
+            })
+    }
+
     /// What auditing one sales report gave: its accounting and rejections, and what its rows
     /// counted (rows counted as copies, rows not counted).
     public struct SalesOutcome: Equatable, Sendable {

@@ -58,6 +58,7 @@ import Testing
         for (folder, prefix) in [
             ("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_"),
             ("google-play", "claimed-orders"), ("google-play", "licensing-verdicts"),
+            ("google-play", "subscriptionsv2"), ("google-play", "rtdn-log"), ("google-play", "voidedpurchases"),
         ] {
             let names = try FileManager.default.contentsOfDirectory(
                 atPath: Self.repository.appendingPathComponent("sample-data/\(folder)").path
@@ -69,7 +70,7 @@ import Testing
         for name in ["policy.json", "customers.csv", "transactions.csv"] {
             try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
         }
-        #expect(reports.count == 11)
+        #expect(reports.count == 14)
         let result = try cli.run(
             [
                 "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",

@@ -16,8 +16,9 @@ struct ProductEvidence: Sendable, Equatable {
     /// (every row of an export) is one table lookup and a few adds.
     struct Tally: Sendable, Equatable {
         var name: String
-        /// Rows stating each type, by source: `4 * source + type code`.
-        var counts = InlineArray<20, Int>(repeating: 0)
+        /// Rows stating each type, by source: `4 * source + type code` (four types for each of
+        /// `ProductTypeSource`'s six cases).
+        var counts = InlineArray<24, Int>(repeating: 0)
         /// Rows that stated nothing of the type (an export row with none of the three columns,
         /// a response's item no entitlement names).
         var silent = 0
@@ -44,7 +45,7 @@ struct ProductEvidence: Sendable, Equatable {
 
         static func == (lhs: Tally, rhs: Tally) -> Bool {
             lhs.name == rhs.name && lhs.silent == rhs.silent && lhs.shortest == rhs.shortest
-                && lhs.longest == rhs.longest && (0..<20).allSatisfy { lhs.counts[$0] == rhs.counts[$0] }
+                && lhs.longest == rhs.longest && lhs.counts.indices.allSatisfy { lhs.counts[$0] == rhs.counts[$0] }
         }
     }
 
@@ -86,7 +87,7 @@ struct ProductEvidence: Sendable, Equatable {
                 continue
             }
             mine.silent += tally.silent
-            for index in 0..<20 { mine.counts[index] += tally.counts[index] }
+            for index in mine.counts.indices { mine.counts[index] += tally.counts[index] }
             for duration in [tally.shortest, tally.longest].compactMap(\.self) { mine.note(duration) }
             tallies[key] = mine
         }

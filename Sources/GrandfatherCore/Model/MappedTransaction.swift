@@ -38,6 +38,8 @@ public enum ProductTypeSource: UInt8, CaseIterable, Comparable, Sendable {
     case export
     /// What a subscriber response's shape implies.
     case response
+    /// A Google Play subscription's plan: auto-renewing, or prepaid (non-renewing).
+    case playSubscription
     /// SPEC §8.12's fallback: consumable.
     case fallback
 
@@ -50,6 +52,7 @@ public enum ProductTypeSource: UInt8, CaseIterable, Comparable, Sendable {
         case .record: return "record"
         case .export: return "revenuecat_export"
         case .response: return "revenuecat_subscriber"
+        case .playSubscription: return "play_subscription"
         case .fallback: return "fallback"
         }
     }

@@ -13,6 +13,9 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
     case subscriberItem
     /// A row of a `normalize` folder's transactions table, read back.
     case normalizedFolder
+    /// A Google Play subscription purchase: a `subscriptionsv2` response, with what the run's
+    /// notifications and voided purchases say of its token.
+    case playSubscription
 
     /// As reports and `explain` name it.
     public var code: String {
@@ -23,6 +26,7 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
         case .subscriberSubscription: return "revenuecat_subscription"
         case .subscriberItem: return "revenuecat_non_subscription"
         case .normalizedFolder: return "normalized_folder"
+        case .playSubscription: return "play_subscription"
         }
     }
 
@@ -37,7 +41,7 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
     /// `normalize` folder keeps a grant's promotional mark.
     public var facts: [TransactionFact] {
         switch self {
-        case .normalizedFolder, .revenueCatExport:
+        case .normalizedFolder, .revenueCatExport, .playSubscription:
             return TransactionFact.allCases
         case .canonical, .appStore:
             return TransactionFact.allCases.filter { $0 != .store }
@@ -55,7 +59,7 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
     /// orphan, even where its store gives no platform (a RevenueCat row: SPEC §9).
     var namesItsCustomer: Bool {
         switch self {
-        case .revenueCatExport, .subscriberSubscription, .subscriberItem: return true
+        case .revenueCatExport, .subscriberSubscription, .subscriberItem, .playSubscription: return true
         case .canonical, .appStore, .normalizedFolder: return false
         }
     }

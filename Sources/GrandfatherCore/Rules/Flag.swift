@@ -118,7 +118,7 @@ public enum Flag: String, CaseIterable, Sendable, Codable, Comparable {
                 "Google Play licensing said LICENSED only at or after the cutover, when every install of the free app is licensed; no evidence of purchase."
         case .unlinkedTransactions:
             return
-                "App Store transactions that name no appTransactionId or appAccountToken and share no subscription with a known customer; this customer stands for one subscription."
+                "Store transactions that name no customer (an App Store transaction without appTransactionId or appAccountToken, a Google Play subscription without an account id) and share no subscription with a known customer; this customer stands for one subscription."
         }
     }
 

@@ -1,0 +1,139 @@
+import GrandfatherEngine
+
+extension InputFormat {
+    /// Google Play Developer API `purchases.subscriptionsv2` responses a team stored, each with
+    /// its purchase token (JSON Lines, a JSON array, or one object keyed by token).
+    public static let playSubscriptions = InputFormat(rawValue: "play-subscriptions")
+}
+
+/// A stored `SubscriptionPurchaseV2` response (`PlaySubscriptionRules.Snapshot`). The API's
+/// response does not hold the token it was fetched for, so a stored one carries it: beside
+/// the response's fields (`purchaseToken`, `purchase_token` or `token`), or as the key of an
+/// object of responses. `customer_id` beside it names the customer where the team keeps its
+/// own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId` does.
+enum PlaySubscriptionResponse {
+    /// Keys only a `subscriptionsv2` response has.
+    static let shapeKeys = ["lineItems", "subscriptionState"]
+    static let kind = "androidpublisher#subscriptionPurchaseV2"
+    static let tokenKeys = ["purchaseToken", "purchase_token", "token"]
+
+    /// Whether a top-level value is a response, or an object of responses keyed by token.
+    static func recognizes(_ value: JSONValue.Located) -> Bool {
+        isResponse(value)
+            || (value.value.members?.first).map { isResponse(JSONValue.Located($0.value, line: 0)) } == true
+    }
+
+    private static func isResponse(_ value: JSONValue.Located) -> Bool {
+        value.keys.contains { shapeKeys.contains($0) } || value["kind"]?.string == kind
+    }
+
+    /// The responses a top-level value holds, each with the token it names and the line it
+    /// is reported at: the value itself, or each member of an object keyed by token.
+    static func entries(_ value: JSONValue.Located) -> [(token: String?, body: JSONValue.Located)] {
+        if !isResponse(value), let members = value.value.members, !members.isEmpty {
+            return members.map { (token: $0.key, body: JSONValue.Located($0.value, line: $0.valueLine)) }
+        }
+        return [(nil, value)]
+    }
+
+    struct Problem: Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Reads one response; `token` is the key it was stored under, if any.
+    static func read(_ body: JSONValue.Located, token keyed: String?) -> Result<
+        PlaySubscriptionRules.Snapshot, Problem
+    > {
+        guard body.isObject else { return .failure(Problem("a subscriptionsv2 response must be a JSON object")) }
+        do throws(Problem) {
+            var token = keyed
+            for key in tokenKeys where token == nil { token = try member(body, key, "purchaseToken") }
+            guard let token else {
+                throw Problem("purchaseToken is missing: a stored response must name the token it was fetched for")
+            }
+            var customer = try member(body, "customer_id", "customer_id")
+            if customer == nil, let identifiers = body["externalAccountIdentifiers"] {
+                customer = try member(identifiers, "obfuscatedExternalAccountId", "obfuscatedExternalAccountId")
+            }
+            let linked = try member(body, "linkedPurchaseToken", "linkedPurchaseToken")
+            // A state Google adds later is read as unspecified: the expiry still decides.
+            let state =
+                try member(body, "subscriptionState", "subscriptionState")
+                .flatMap(PlaySubscriptionRules.State.init(rawValue:)) ?? .unspecified
+            let start = try time(body, "startTime", "startTime")
+            guard let given = body["lineItems"] else { throw Problem("lineItems is missing") }
+            guard let items = given.elements else { throw Problem("lineItems is \(given.typeName), not an array") }
+            var read: [PlaySubscriptionRules.LineItem] = []
+            for item in items { read.append(try lineItem(item)) }
+            let order = try member(body, "latestOrderId", "latestOrderId")
+            let test = body["testPurchase"].map { $0.value != .null } ?? false
+            return .success(
+                .init(
+                    token: token, customerID: customer, linkedToken: linked, state: state, start: start, items: read,
+                    isTest: test, latestOrderID: order))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func lineItem(_ item: JSONValue.Located) throws(Problem) -> PlaySubscriptionRules.LineItem {
+        guard item.isObject else { throw Problem("lineItems holds \(item.typeName), not an object") }
+        guard let product = try member(item, "productId", "lineItems[].productId") else {
+            throw Problem("lineItems[].productId is missing")
+        }
+        let expiry = try time(item, "expiryTime", "lineItems[].expiryTime")
+        let order = try member(item, "latestSuccessfulOrderId", "lineItems[].latestSuccessfulOrderId")
+        let plan = item["autoRenewingPlan"]
+        var price: (String, String)?
+        if let recurring = plan?["recurringPrice"], recurring.isObject {
+            price = try money(recurring)
+        }
+        let prepaid = item["prepaidPlan"].map { $0.value != .null } ?? false
+        return .init(
+            productID: product, expiry: expiry, renews: !prepaid || plan != nil, price: price?.0,
+            currency: price?.1, latestOrderID: order)
+    }
+
+    /// A `Money` (`currencyCode`, `units`, `nanos`) as a canonical decimal and its currency;
+    /// `nil` when it names no currency.
+    private static func money(_ value: JSONValue.Located) throws(Problem) -> (String, String)? {
+        guard let currency = value["currencyCode"]?.string, !currency.isEmpty else { return nil }
+        let unitsText = value["units"]?.text ?? "0"
+        let nanosText = value["nanos"]?.text ?? "0"
+        guard let units = Int64(unitsText), units >= 0, let nanos = Int(nanosText), (0..<1_000_000_000).contains(nanos)
+        else {
+            throw Problem(
+                "recurringPrice '\(Excerpt.of(unitsText))' units and '\(Excerpt.of(nanosText))' nanos are not a price")
+        }
+        var fraction = String(nanos)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        return (fraction.isEmpty ? "\(units)" : "\(units).\(fraction)", currency)
+    }
+
+    /// A string member's text, checked as a row's is (not too long, no NUL byte); `nil` when
+    /// absent, null or empty.
+    static func member(_ object: JSONValue.Located, _ key: String, _ name: String) throws(Problem) -> String? {
+        guard let value = object[key] else { return nil }
+        let text: String
+        switch value.value {
+        case .null: return nil
+        case .string(let given):
+            guard !given.isEmpty else { return nil }
+            text = given
+        default: throw Problem("\(name) is \(value.typeName), not a string")
+        }
+        if let problem = IngestSink.problem(text, named: name) { throw Problem(problem) }
+        return text
+    }
+
+    /// An RFC 3339 instant (`2024-03-01T10:00:00.123456789Z`).
+    private static func time(_ object: JSONValue.Located, _ key: String, _ name: String) throws(Problem) -> Instant? {
+        guard let given = try member(object, key, name) else { return nil }
+        switch TimestampParser(defaultZone: nil).parse(given) {
+        case .success(let instant): return instant
+        case .failure(let error): throw Problem("\(name): \(error.reason(for: Excerpt.of(given)))")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import GrandfatherEngine
+
+/// Google Play subscriptions: stored `subscriptionsv2` responses, real-time developer
+/// notifications and voided purchases, told apart by the keys of their first value and weighed
+/// together once every file is read (`PlaySubscriptionRules`). A response's transactions are
+/// accounted at its line; a notification or void is evidence, accepted when it bears on a
+/// token some response names.
+enum PlaySubscriptionSource: InputSource {
+    /// Which of the three a file holds.
+    enum Shape: Sendable {
+        case responses, notifications, voided
+
+        var format: InputFormat {
+            switch self {
+            case .responses: .playSubscriptions
+            case .notifications: .playNotifications
+            case .voided: .playVoided
+            }
+        }
+    }
+
+    static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
+        guard let first = file.firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            return nil
+        }
+        while true {
+            if case .element(let element)? = JSONDocuments.units(file.prefix).first {
+                let value = element.elements?.first ?? element
+                let shape: Shape
+                if PlaySubscriptionResponse.recognizes(value) {
+                    shape = .responses
+                } else if PlayNotice.recognizesNotification(value) {
+                    shape = .notifications
+                } else if PlayNotice.recognizesVoided(value) {
+                    shape = .voided
+                } else {
+                    return nil
+                }
+                let kind: RecordKind = shape == .responses ? .transactions : .evidence
+                return RecognizedInput(
+                    description: file.describe(format: shape.format, kind: kind), source: Self.self, detail: shape)
+            }
+            // The first value is not whole yet: read on, within what recognition reads.
+            guard file.prefix.count < RevenueCatSource.maximumPeek, try file.readMore() else { return nil }
+        }
+    }
+
+    /// One value read from a file: a response, a notice, or what it came to.
+    private enum Entry {
+        case snapshot(PlaySubscriptionRules.Snapshot)
+        case notice(PlaySubscriptionRules.Notice)
+        case noted
+        case duplicate
+        case rejected(String)
+    }
+
+    /// A file's entries, by line, with its size and digest.
+    private struct FileRead {
+        var input: RecognizedInput
+        var shape: Shape
+        var source: ByteSource
+        var entries: [(line: Int, entry: Entry)] = []
+    }
+
+    static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
+        var outcome = SourceOutcome()
+        guard !inputs.isEmpty else { return outcome }
+        var files: [FileRead] = []
+        var messages: Set<String> = []
+        for input in inputs {
+            guard let shape = input.detail as? Shape else { continue }
+            let path = input.description.path
+            let (source, units) = try RevenueCatSource.documents(at: path, what: "Google Play \(shape.format)")
+            var file = FileRead(input: input, shape: shape, source: source)
+            for unit in units {
+                switch unit {
+                case .rejected(let line, let reason):
+                    file.entries.append((line, .rejected(reason)))
+                case .element(let value):
+                    file.entries += entries(
+                        of: value, shape: shape, sales: stream.settings.policy.sales, messages: &messages)
+                }
+            }
+            stream.meter?.advance(bytes: source.size, rows: file.entries.count)
+            files.append(file)
+        }
+
+        var snapshots: [(place: PlaySubscriptionRules.Place, snapshot: PlaySubscriptionRules.Snapshot)] = []
+        var notices: [(place: PlaySubscriptionRules.Place, notice: PlaySubscriptionRules.Notice)] = []
+        for (index, file) in files.enumerated() {
+            for (order, (_, entry)) in file.entries.enumerated() {
+                let place = PlaySubscriptionRules.Place(file: index, record: order)
+                switch entry {
+                case .snapshot(var snapshot):
+                    snapshot.customerID = snapshot.customerID.map(stream.normalizer.customerID)
+                    snapshots.append((place, snapshot))
+                case .notice(let notice): notices.append((place, notice))
+                case .noted, .duplicate, .rejected: break
+                }
+            }
+        }
+        let weighed = PlaySubscriptionRules.transactions(
+            snapshots: snapshots, notices: notices,
+            productTypes: stream.settings.policy.products.compactMapValues(\.type))
+        outcome.unlinkedCustomers = weighed.unlinkedCustomers
+        var transactions = weighed.transactions[...]
+
+        for (index, file) in files.enumerated() {
+            let path = file.input.description.path
+            // Only responses give transactions; the customer source is never asked for.
+            var sink =
+                file.shape == .responses
+                ? stream.sink(file: path, kind: .transactions, customerSource: .exportRow) : nil
+            var rejections: [Rejection] = []
+            var report = InputReport(
+                path: path, format: file.shape.format, kind: file.input.description.kind,
+                sizeBytes: Int64(file.source.storedSize), sha256: try engineWork { try file.source.sha256() },
+                rowsRead: file.entries.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
+            for (order, (line, entry)) in file.entries.enumerated() {
+                let place = PlaySubscriptionRules.Place(file: index, record: order)
+                switch (entry, weighed.uses[place]) {
+                case (.rejected(let reason), _), (_, .rejected(let reason)?):
+                    rejections.append(Rejection(file: path, line: line, reason: reason))
+                case (.duplicate, _):
+                    report.exactDuplicates += 1
+                case (_, .superseded?):
+                    report.superseded += 1
+                default:
+                    break
+                }
+                while let next = transactions.first, next.place == place {
+                    sink?.accept(transaction: next.record, texts: next.texts, line: line)
+                    transactions.removeFirst()
+                }
+            }
+            sink?.flush()
+            // A row is rejected once: the first reason found for it stands (a response's second
+            // line item may fail a check its first passed).
+            var rejected: Set<Int> = []
+            rejections = (rejections + (sink?.rejections ?? [])).sorted { $0.line < $1.line }
+                .filter { rejected.insert($0.line).inserted }
+            report.rowsRejected = rejections.count
+            report.rowsAccepted = report.rowsRead - report.rowsRejected
+            report.sandboxRows = sink?.sandboxRows ?? 0
+            outcome.files.append((report, rejections))
+        }
+        return outcome
+    }
+
+    /// The entries one top-level value gives; a notification whose `messageId` was seen
+    /// already is a redelivery.
+    private static func entries(
+        of value: JSONValue.Located, shape: Shape, sales: SalesPolicy, messages: inout Set<String>
+    ) -> [(line: Int, entry: Entry)] {
+        switch shape {
+        case .responses:
+            return PlaySubscriptionResponse.entries(value).map { token, body in
+                switch PlaySubscriptionResponse.read(body, token: token) {
+                case .success(let snapshot): (body.line, .snapshot(snapshot))
+                case .failure(let problem): (body.line, .rejected(problem.reason))
+                }
+            }
+        case .notifications:
+            switch PlayNotice.notification(value, sales: sales) {
+            case .success(.notice(let notice, let messageID)):
+                if let messageID, !messages.insert(messageID).inserted { return [(value.line, .duplicate)] }
+                return [(value.line, .notice(notice))]
+            case .success(.noted): return [(value.line, .noted)]
+            case .failure(let problem): return [(value.line, .rejected(problem.reason))]
+            }
+        case .voided:
+            switch PlayNotice.voidedEntries(value) {
+            case .failure(let problem): return [(value.line, .rejected(problem.reason))]
+            case .success(let list):
+                return list.map { entry in
+                    switch PlayNotice.voided(entry) {
+                    case .success(.notice(let notice, _)): (entry.line, .notice(notice))
+                    case .success(.noted): (entry.line, .noted)
+                    case .failure(let problem): (entry.line, .rejected(problem.reason))
+                    }
+                }
+            }
+        }
+    }
+}
