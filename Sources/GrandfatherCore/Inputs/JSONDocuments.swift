@@ -86,3 +86,42 @@ enum JSONDocuments {
         return JSONValue.Located(try parser.parseValue(), line: line)
     }
 }
+
+extension JSONDocuments {
+    /// How much of a JSON file recognition reads, at most, to find its first record.
+    static let maximumPeek = 16 << 20
+
+    /// The largest file of JSON documents read (subscriber responses, webhook events, Google
+    /// Play's files, licensing verdicts): these are read whole.
+    static let maximumFileSize = 1 << 30
+
+    /// A file of JSON documents (`what` names them in the error), read whole: its source and
+    /// its top-level values as records.
+    static func read(at path: String, what: String) throws(GrandfatherError) -> (
+        source: ByteSource, units: [Unit]
+    ) {
+        let source = try engineWork { try ByteSource(path: path) }
+        guard source.size <= maximumFileSize else {
+            throw .input(
+                file: path, line: nil,
+                message: "\(what) of \(source.size) bytes are over the \(maximumFileSize >> 20) MiB read whole")
+        }
+        return (source, records(try engineWork { try source.readAll() }))
+    }
+}
+
+extension FilePeek {
+    /// The first record of a JSON file, which tells its shape: the first element of a
+    /// top-level array, else the first top-level value. Reads more of the file while that
+    /// value is cut short, within `JSONDocuments.maximumPeek`; `nil` for a file that starts
+    /// with neither `{` nor `[`, or whose first value is not whole within the peek.
+    mutating func firstJSONRecord() throws(GrandfatherError) -> JSONValue.Located? {
+        guard let first = firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        while true {
+            if case .element(let element)? = JSONDocuments.units(prefix).first {
+                return element.elements?.first ?? element
+            }
+            guard prefix.count < JSONDocuments.maximumPeek, try readMore() else { return nil }
+        }
+    }
+}

@@ -4,9 +4,6 @@ import GrandfatherEngine
 /// Canonical CSV, JSON arrays and JSON Lines: SPEC §2's fields by name, one record a row
 /// (SPEC §8.1). It claims any file no earlier source did, so it is registered last.
 enum CanonicalSource: InputSource {
-    /// How much of a JSON file recognition reads, at most, to find the first object.
-    static let maximumPeek = 16 << 20
-
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         let format = CanonicalRecognition.format(startingWith: file.firstNonBlank)
         let header: [String]?
@@ -39,7 +36,7 @@ enum CanonicalSource: InputSource {
         _ file: inout FilePeek, format: InputFormat
     ) throws(GrandfatherError) -> [String] {
         var (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
-        while keys == nil, file.prefix.count < maximumPeek, try file.readMore() {
+        while keys == nil, file.prefix.count < JSONDocuments.maximumPeek, try file.readMore() {
             (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
         }
         if let keys { return keys }

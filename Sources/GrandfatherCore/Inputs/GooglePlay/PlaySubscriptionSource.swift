@@ -20,29 +20,20 @@ enum PlaySubscriptionSource: InputSource {
     }
 
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        guard let first = file.firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+        guard let value = try file.firstJSONRecord() else { return nil }
+        let shape: Shape
+        if PlaySubscriptionResponse.recognizes(value) {
+            shape = .responses
+        } else if PlayNotice.recognizesNotification(value) {
+            shape = .notifications
+        } else if PlayNotice.recognizesVoided(value) {
+            shape = .voided
+        } else {
             return nil
         }
-        while true {
-            if case .element(let element)? = JSONDocuments.units(file.prefix).first {
-                let value = element.elements?.first ?? element
-                let shape: Shape
-                if PlaySubscriptionResponse.recognizes(value) {
-                    shape = .responses
-                } else if PlayNotice.recognizesNotification(value) {
-                    shape = .notifications
-                } else if PlayNotice.recognizesVoided(value) {
-                    shape = .voided
-                } else {
-                    return nil
-                }
-                let kind: RecordKind = shape == .responses ? .transactions : .evidence
-                return RecognizedInput(
-                    description: file.describe(format: shape.format, kind: kind), source: Self.self, detail: shape)
-            }
-            // The first value is not whole yet: read on, within what recognition reads.
-            guard file.prefix.count < RevenueCatSource.maximumPeek, try file.readMore() else { return nil }
-        }
+        let kind: RecordKind = shape == .responses ? .transactions : .evidence
+        return RecognizedInput(
+            description: file.describe(format: shape.format, kind: kind), source: Self.self, detail: shape)
     }
 
     /// One value read from a file: a response, a notice, or what it came to.
@@ -70,7 +61,7 @@ enum PlaySubscriptionSource: InputSource {
         for input in inputs {
             guard let shape = input.detail as? Shape else { continue }
             let path = input.description.path
-            let (source, units) = try RevenueCatSource.documents(at: path, what: "Google Play \(shape.format)")
+            let (source, units) = try JSONDocuments.read(at: path, what: "Google Play \(shape.format)")
             var file = FileRead(input: input, shape: shape, source: source)
             for unit in units {
                 switch unit {

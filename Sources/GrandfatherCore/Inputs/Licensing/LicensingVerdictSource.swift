@@ -10,19 +10,11 @@ extension InputFormat {
 /// one record per customer reaches the ledger once every file is read.
 enum LicensingVerdictSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        guard let first = file.firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+        guard let object = try file.firstJSONRecord(), LicensingVerdict.recognizes(keys: object.keys) else {
             return nil
         }
-        while true {
-            if case .element(let element)? = JSONDocuments.units(file.prefix).first {
-                let object = element.elements?.first ?? element
-                guard LicensingVerdict.recognizes(keys: object.keys) else { return nil }
-                return RecognizedInput(
-                    description: file.describe(format: .playLicensing, kind: .evidence), source: Self.self, detail: ())
-            }
-            // The first value is not whole yet: read on, within what recognition reads.
-            guard file.prefix.count < RevenueCatSource.maximumPeek, try file.readMore() else { return nil }
-        }
+        return RecognizedInput(
+            description: file.describe(format: .playLicensing, kind: .evidence), source: Self.self, detail: ())
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
@@ -31,7 +23,7 @@ enum LicensingVerdictSource: InputSource {
         var seen: Set<[String]> = []
         for input in inputs {
             let path = input.description.path
-            let (source, units) = try RevenueCatSource.documents(at: path, what: "licensing verdicts")
+            let (source, units) = try JSONDocuments.read(at: path, what: "licensing verdicts")
             var rejections: [Rejection] = []
             var duplicates = 0
             for unit in units {

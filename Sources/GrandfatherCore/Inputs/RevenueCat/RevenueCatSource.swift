@@ -44,29 +44,18 @@ enum RevenueCatSource: InputSource {
         return nil
     }
 
-    /// How much of a JSON file recognition reads, at most, to find the first object's keys.
-    static let maximumPeek = 16 << 20
-
-    /// Subscriber responses or webhook events, told by the keys of the first object: read
-    /// more of the file while the first value is cut short by the end of what was read.
+    /// Subscriber responses or webhook events, told by the keys of the first object.
     private static func recognizeJSON(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
-        while true {
-            switch JSONDocuments.units(file.prefix).first {
-            case .element(let element)?:
-                let object = element.elements?.first ?? element
-                if WebhookEvent.recognizes(keys: object.keys) {
-                    return RecognizedInput(
-                        description: file.describe(format: .revenueCatWebhooks, kind: .customers),
-                        source: RevenueCatWebhookSource.self, detail: ())
-                }
-                guard SubscriberResponse.recognizes(keys: object.keys) else { return nil }
-                return RecognizedInput(
-                    description: file.describe(format: .revenueCatSubscribers, kind: .customers), source: Self.self,
-                    detail: ())
-            case .rejected?, nil:
-                guard file.prefix.count < maximumPeek, try file.readMore() else { return nil }
-            }
+        guard let object = try file.firstJSONRecord() else { return nil }
+        if WebhookEvent.recognizes(keys: object.keys) {
+            return RecognizedInput(
+                description: file.describe(format: .revenueCatWebhooks, kind: .customers),
+                source: RevenueCatWebhookSource.self, detail: ())
         }
+        guard SubscriberResponse.recognizes(keys: object.keys) else { return nil }
+        return RecognizedInput(
+            description: file.describe(format: .revenueCatSubscribers, kind: .customers), source: Self.self,
+            detail: ())
     }
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
@@ -159,24 +148,6 @@ enum RevenueCatSource: InputSource {
         return (report, sink.rejections)
     }
 
-    /// The largest file of JSON documents read (subscriber responses, webhook events): these
-    /// are read whole.
-    static let maximumDocumentFileSize = 1 << 30
-
-    /// A file of JSON documents (`what` names them in the error), read whole: its source and
-    /// its top-level values.
-    static func documents(at path: String, what: String) throws(GrandfatherError) -> (
-        source: ByteSource, units: [JSONDocuments.Unit]
-    ) {
-        let source = try engineWork { try ByteSource(path: path) }
-        guard source.size <= maximumDocumentFileSize else {
-            throw .input(
-                file: path, line: nil,
-                message: "\(what) of \(source.size) bytes are over the \(maximumDocumentFileSize >> 20) MiB read whole")
-        }
-        return (source, JSONDocuments.records(try engineWork { try source.readAll() }))
-    }
-
     /// What a subscriber-response file gave: its bodies' accounting and rejections, what
     /// RevenueCat has active, and its purchases, to be fed with the exports' rows.
     private struct SubscribersRead {
@@ -197,7 +168,7 @@ enum RevenueCatSource: InputSource {
         into stream: RecordStream
     ) throws(GrandfatherError) -> SubscribersRead {
         let path = input.description.path
-        let (source, units) = try documents(at: path, what: "subscriber responses")
+        let (source, units) = try JSONDocuments.read(at: path, what: "subscriber responses")
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
         let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: path) }

@@ -18,7 +18,7 @@ enum RevenueCatWebhookSource: InputSource {
         var events: [(order: EventOrder, merges: [WebhookEvent.Merge])] = []
         for (file, input) in inputs.enumerated() {
             let path = input.description.path
-            let (source, units) = try RevenueCatSource.documents(at: path, what: "webhook events")
+            let (source, units) = try JSONDocuments.read(at: path, what: "webhook events")
             var report = InputReport(
                 path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: Int64(source.storedSize),
                 sha256: try engineWork { try source.sha256() }, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
