@@ -13,7 +13,8 @@ extension InputFormat {
 /// (`PlaySubscriptionRules.Notice`), read from the shapes teams store.
 ///
 /// - **A notification** arrives as a Pub/Sub push envelope (`{"message": {"data": …,
-///   "messageId": …}, "subscription": …}`), the `message` alone, or the decoded
+///   "messageId": …}, "subscription": …}`), a pull response's `receivedMessages`, the
+///   `message` alone, or the decoded
 ///   `DeveloperNotification`. `data` is the notification, base64. `eventTimeMillis` is its
 ///   instant (Google sends it as a string of digits; a number reads too). Of its one payload,
 ///   `subscriptionNotification` (`notificationType`, `purchaseToken`) and
@@ -37,10 +38,17 @@ enum PlayNotice {
 
     /// Whether a top-level value is a notification in one of its stored shapes.
     static func recognizesNotification(_ value: JSONValue.Located) -> Bool {
+        if value.keys.contains("receivedMessages") { return true }
         if let message = value["message"], message["data"] != nil { return true }
         let keys = value.keys
         if keys.contains("data"), keys.contains("messageId") || keys.contains("message_id") { return true }
         return keys.contains("packageName") && keys.contains("eventTimeMillis")
+    }
+
+    /// The notifications of a top-level value: a Pub/Sub pull response's `receivedMessages`
+    /// (each `{"ackId": …, "message": …}`), else the value itself.
+    static func notificationEntries(_ value: JSONValue.Located) -> Result<[JSONValue.Located], Problem> {
+        entries(of: value, under: "receivedMessages")
     }
 
     /// Whether a top-level value is a voided purchases list response or one of its entries.
@@ -51,11 +59,16 @@ enum PlayNotice {
     /// The entries of a voided purchases value: a list response's `voidedPurchases`, else the
     /// value itself.
     static func voidedEntries(_ value: JSONValue.Located) -> Result<[JSONValue.Located], Problem> {
-        guard let list = value["voidedPurchases"] else { return .success([value]) }
+        entries(of: value, under: "voidedPurchases")
+    }
+
+    /// The elements of a list response's `key` (none when null), else the value itself.
+    private static func entries(of value: JSONValue.Located, under key: String) -> Result<
+        [JSONValue.Located], Problem
+    > {
+        guard let list = value[key] else { return .success([value]) }
         if list.value == .null { return .success([]) }
-        guard let entries = list.elements else {
-            return .failure(Problem("voidedPurchases is \(list.typeName), not an array"))
-        }
+        guard let entries = list.elements else { return .failure(Problem("\(key) is \(list.typeName), not an array")) }
         return .success(entries)
     }
 

@@ -152,12 +152,18 @@ enum PlaySubscriptionSource: InputSource {
                 }
             }
         case .notifications:
-            switch PlayNotice.notification(value, sales: sales) {
-            case .success(.notice(let notice, let messageID)):
-                if let messageID, !messages.insert(messageID).inserted { return [(value.line, .duplicate)] }
-                return [(value.line, .notice(notice))]
-            case .success(.noted): return [(value.line, .noted)]
+            switch PlayNotice.notificationEntries(value) {
             case .failure(let problem): return [(value.line, .rejected(problem.reason))]
+            case .success(let list):
+                return list.map { entry in
+                    switch PlayNotice.notification(entry, sales: sales) {
+                    case .success(.notice(let notice, let messageID)):
+                        if let messageID, !messages.insert(messageID).inserted { return (entry.line, .duplicate) }
+                        return (entry.line, .notice(notice))
+                    case .success(.noted): return (entry.line, .noted)
+                    case .failure(let problem): return (entry.line, .rejected(problem.reason))
+                    }
+                }
             }
         case .voided:
             switch PlayNotice.voidedEntries(value) {

@@ -245,6 +245,28 @@ import Testing
         }
     }
 
+    /// A Pub/Sub pull response's messages are notifications at their own lines; the
+    /// reference page's envelope, whose `data` is the notification's schema rather than one,
+    /// is refused as not JSON.
+    @Test func pulledMessagesAndTheSchemaEnvelope() throws {
+        let schema = Data(#"{ "version": string, "packageName": string, "eventTimeMillis": long }"#.utf8)
+        let pulled = Self.envelope("p1", Self.subscriptionNotification("tok-r", type: 12, at: "1714521600000"))
+            .replacingOccurrences(of: #","subscription":"projects/p/subscriptions/s""#, with: #","ackId":"a1""#)
+        let rows = [
+            #"{"receivedMessages":["#, pulled + ",",
+            #"{"ackId":"a2","message":{"data":"\#(schema.base64EncodedString())","messageId":"p2"}}"#, "]}",
+        ]
+        let run = try AuditFixture.run([
+            FixtureFile("subscriptions.jsonl", Self.response("tok-r", customer: "rita") + "\n"),
+            FixtureFile("pulled.json", rows.joined(separator: "\n") + "\n"),
+        ])
+        #expect(run.input("pulled.json")?.format == .playNotifications)
+        #expect(run.input("pulled.json")?.rowsRead == 2)
+        #expect(run.flags("rita").contains("refunded"))
+        #expect(run.rejections("pulled.json").map(\.line) == [3])
+        #expect(run.rejections("pulled.json").first?.reason.contains("message.data is not JSON") == true)
+    }
+
     /// A Play plan is a source of a product's type of its own: the tallies of what each source
     /// stated have room for every source.
     @Test func everyTypeSourceHasItsTally() {
