@@ -98,7 +98,7 @@ enum PlaySubscriptionResponse {
     /// A `Money` (`currencyCode`, `units`, `nanos`) as a canonical decimal and its currency;
     /// `nil` when it names no currency.
     private static func money(_ value: JSONValue.Located) throws(Problem) -> (String, String)? {
-        guard let currency = value["currencyCode"]?.string, !currency.isEmpty else { return nil }
+        guard let currency = try member(value, "currencyCode", "recurringPrice.currencyCode") else { return nil }
         let unitsText = value["units"]?.text ?? "0"
         let nanosText = value["nanos"]?.text ?? "0"
         guard let units = Int64(unitsText), units >= 0, let nanos = Int(nanosText), (0..<1_000_000_000).contains(nanos)

@@ -109,9 +109,10 @@ enum PlaySubscriptionSource: InputSource {
                 rowsRead: file.entries.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
             for (order, (line, entry)) in file.entries.enumerated() {
                 let place = PlaySubscriptionRules.Place(file: index, record: order)
+                var rejection: Rejection?
                 switch (entry, weighed.uses[place]) {
                 case (.rejected(let reason), _), (_, .rejected(let reason)?):
-                    rejections.append(Rejection(file: path, line: line, reason: reason))
+                    rejection = Rejection(file: path, line: line, reason: reason)
                 case (.duplicate, _):
                     report.exactDuplicates += 1
                 case (_, .superseded?):
@@ -119,17 +120,17 @@ enum PlaySubscriptionSource: InputSource {
                 default:
                     break
                 }
+                let before = sink?.rejections.count ?? 0
                 while let next = transactions.first, next.place == place {
                     sink?.accept(transaction: next.record, texts: next.texts, line: line)
                     transactions.removeFirst()
                 }
+                // A row is rejected once, for the first reason found (a response's second line
+                // item may fail a check its first passed). Rows may share a line: each counts.
+                if rejection == nil, let sink, sink.rejections.count > before { rejection = sink.rejections[before] }
+                if let rejection { rejections.append(rejection) }
             }
             sink?.flush()
-            // A row is rejected once: the first reason found for it stands (a response's second
-            // line item may fail a check its first passed).
-            var rejected: Set<Int> = []
-            rejections = (rejections + (sink?.rejections ?? [])).sorted { $0.line < $1.line }
-                .filter { rejected.insert($0.line).inserted }
             report.rowsRejected = rejections.count
             report.rowsAccepted = report.rowsRead - report.rowsRejected
             report.sandboxRows = sink?.sandboxRows ?? 0

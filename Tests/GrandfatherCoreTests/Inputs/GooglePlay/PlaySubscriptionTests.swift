@@ -267,6 +267,24 @@ import Testing
         #expect(run.rejections("pulled.json").first?.reason.contains("message.data is not JSON") == true)
     }
 
+    /// Rows that share a line (a list response, or responses keyed by token, written on one
+    /// line) are each accounted for: two bad ones are two rejections at that line.
+    @Test func rowsOnOneLineAreEachAccountedFor() throws {
+        let run = try AuditFixture.run([
+            FixtureFile(
+                "keyed.json",
+                #"{"t1":{"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE"},"t2":{"lineItems":[]},"t3":{"lineItems":7}}"#
+                    + "\n"),
+            FixtureFile(
+                "voided.json", #"{"voidedPurchases":[{"purchaseToken":"t2"},{"voidedTimeMillis":"1"}]}"# + "\n"),
+        ])
+        #expect(run.input("keyed.json")?.rowsRead == 3)
+        #expect(run.input("keyed.json")?.rowsRejected == 3)
+        #expect(run.rejections("keyed.json").map(\.line) == [1, 1, 1])
+        #expect(run.input("voided.json")?.rowsRejected == 2)
+        #expect(run.input("voided.json")?.rowsAccepted == 0)
+    }
+
     /// A Play plan is a source of a product's type of its own: the tallies of what each source
     /// stated have room for every source.
     @Test func everyTypeSourceHasItsTally() {
