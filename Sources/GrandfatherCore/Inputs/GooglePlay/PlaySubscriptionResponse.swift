@@ -7,33 +7,51 @@ extension InputFormat {
 }
 
 /// A stored `SubscriptionPurchaseV2` response (`PlaySubscriptionRules.Snapshot`). The API's
-/// response does not hold the token it was fetched for, so a stored one carries it: beside
-/// the response's fields (`purchaseToken`, `purchase_token` or `token`), or as the key of an
-/// object of responses. `customer_id` beside it names the customer where the team keeps its
-/// own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId` does.
+/// response does not hold the token it was fetched for, so a stored one carries it, in one of
+/// three ways:
+/// - beside the response's fields (`purchaseToken`, `purchase_token` or `token`);
+/// - as the key of an object of responses (`{"<token>": {…}, …}`);
+/// - in a record that holds the response as one of its members (`{"purchaseToken": …,
+///   "subscription": {…}}`, whatever the member's name).
+///
+/// `customer_id` beside it (or in the record around it) names the customer where the team
+/// keeps its own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId` does.
 enum PlaySubscriptionResponse {
     /// Keys only a `subscriptionsv2` response has.
     static let shapeKeys = ["lineItems", "subscriptionState"]
     static let kind = "androidpublisher#subscriptionPurchaseV2"
     static let tokenKeys = ["purchaseToken", "purchase_token", "token"]
 
-    /// Whether a top-level value is a response, or an object of responses keyed by token.
+    /// Whether a top-level value is a response, or holds responses as its members.
     static func recognizes(_ value: JSONValue.Located) -> Bool {
         isResponse(value)
-            || (value.value.members?.first).map { isResponse(JSONValue.Located($0.value, line: 0)) } == true
+            || (value.value.members ?? []).contains { isResponse(JSONValue.Located($0.value, line: 0)) }
     }
 
     private static func isResponse(_ value: JSONValue.Located) -> Bool {
         value.keys.contains { shapeKeys.contains($0) } || value["kind"]?.string == kind
     }
 
-    /// The responses a top-level value holds, each with the token it names and the line it
-    /// is reported at: the value itself, or each member of an object keyed by token.
-    static func entries(_ value: JSONValue.Located) -> [(token: String?, body: JSONValue.Located)] {
-        if !isResponse(value), let members = value.value.members, !members.isEmpty {
-            return members.map { (token: $0.key, body: JSONValue.Located($0.value, line: $0.valueLine)) }
+    /// One response a top-level value holds: the token it is keyed by, if any, the record
+    /// around it, if any, and the response, at the line it is reported at.
+    struct Entry {
+        var token: String?
+        var record: JSONValue.Located?
+        var body: JSONValue.Located
+    }
+
+    /// The responses a top-level value holds: the value itself; the response inside a record
+    /// that names its token; or each member of an object keyed by token.
+    static func entries(_ value: JSONValue.Located) -> [Entry] {
+        guard !isResponse(value), let members = value.value.members, !members.isEmpty else {
+            return [Entry(body: value)]
         }
-        return [(nil, value)]
+        if value.keys.contains(where: tokenKeys.contains),
+            let inner = members.first(where: { isResponse(JSONValue.Located($0.value, line: 0)) })
+        {
+            return [Entry(record: value, body: JSONValue.Located(inner.value, line: value.line))]
+        }
+        return members.map { Entry(token: $0.key, body: JSONValue.Located($0.value, line: $0.valueLine)) }
     }
 
     struct Problem: Error, Equatable {
@@ -41,18 +59,22 @@ enum PlaySubscriptionResponse {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Reads one response; `token` is the key it was stored under, if any.
-    static func read(_ body: JSONValue.Located, token keyed: String?) -> Result<
-        PlaySubscriptionRules.Snapshot, Problem
-    > {
+    /// Reads one response.
+    static func read(_ entry: Entry) -> Result<PlaySubscriptionRules.Snapshot, Problem> {
+        let body = entry.body
         guard body.isObject else { return .failure(Problem("a subscriptionsv2 response must be a JSON object")) }
         do throws(Problem) {
-            var token = keyed
-            for key in tokenKeys where token == nil { token = try member(body, key, "purchaseToken") }
+            var token = entry.token
+            for place in [entry.record, body].compactMap(\.self) {
+                for key in tokenKeys where token == nil { token = try member(place, key, "purchaseToken") }
+            }
             guard let token else {
                 throw Problem("purchaseToken is missing: a stored response must name the token it was fetched for")
             }
-            var customer = try member(body, "customer_id", "customer_id")
+            var customer = try entry.record.flatMap { record throws(Problem) in
+                try member(record, "customer_id", "customer_id")
+            }
+            if customer == nil { customer = try member(body, "customer_id", "customer_id") }
             if customer == nil, let identifiers = body["externalAccountIdentifiers"] {
                 customer = try member(identifiers, "obfuscatedExternalAccountId", "obfuscatedExternalAccountId")
             }

@@ -146,10 +146,10 @@ enum PlaySubscriptionSource: InputSource {
     ) -> [(line: Int, entry: Entry)] {
         switch shape {
         case .responses:
-            return PlaySubscriptionResponse.entries(value).map { token, body in
-                switch PlaySubscriptionResponse.read(body, token: token) {
-                case .success(let snapshot): (body.line, .snapshot(snapshot))
-                case .failure(let problem): (body.line, .rejected(problem.reason))
+            return PlaySubscriptionResponse.entries(value).map { entry in
+                switch PlaySubscriptionResponse.read(entry) {
+                case .success(let snapshot): (entry.body.line, .snapshot(snapshot))
+                case .failure(let problem): (entry.body.line, .rejected(problem.reason))
                 }
             }
         case .notifications:

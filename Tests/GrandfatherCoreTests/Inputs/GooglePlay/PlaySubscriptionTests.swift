@@ -77,7 +77,7 @@ import Testing
 
     static func snapshot(_ text: String, token: String? = nil) throws -> PlaySubscriptionRules.Snapshot? {
         guard case .element(let value)? = JSONDocuments.units(Array(text.utf8)).first else { return nil }
-        return try PlaySubscriptionResponse.read(value, token: token).get()
+        return try PlaySubscriptionResponse.read(.init(token: token, body: value)).get()
     }
 
     @Test func pricesPlansAndStatesMapOntoSPECFields() throws {
@@ -104,6 +104,16 @@ import Testing
         guard case .element(let value)? = JSONDocuments.units(keyed).first else { Issue.record("no value"); return }
         #expect(PlaySubscriptionResponse.recognizes(value))
         #expect(PlaySubscriptionResponse.entries(value).map(\.token) == ["tok-1", "tok-2"])
+        // Inside a record that names the token (and the team's own customer id).
+        let wrapped = Array(
+            #"{"purchaseToken":"tok-w","customer_id":"own","subscription":{"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE","startTime":"2024-04-01T00:00:00Z","externalAccountIdentifiers":{"obfuscatedExternalAccountId":"hashed"},"lineItems":[{"productId":"p"}]}}"#
+                .utf8)
+        guard case .element(let record)? = JSONDocuments.units(wrapped).first else { Issue.record("no value"); return }
+        #expect(PlaySubscriptionResponse.recognizes(record))
+        let entries = PlaySubscriptionResponse.entries(record)
+        #expect(entries.count == 1)
+        let inner = try PlaySubscriptionResponse.read(try #require(entries.first)).get()
+        #expect(inner.token == "tok-w" && inner.customerID == "own" && inner.items.map(\.productID) == ["p"])
     }
 
     @Test func unreadableResponsesAreRejectedWithTheirLine() throws {
