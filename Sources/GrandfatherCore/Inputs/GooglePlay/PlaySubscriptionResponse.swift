@@ -15,7 +15,8 @@ extension InputFormat {
 ///   "subscription": {…}}`, whatever the member's name).
 ///
 /// `customer_id` beside it (or in the record around it) names the customer where the team
-/// keeps its own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId` does.
+/// keeps its own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId`, else its
+/// `externalAccountId`, does.
 enum PlaySubscriptionResponse {
     /// Keys only a `subscriptionsv2` response has.
     static let shapeKeys = ["lineItems", "subscriptionState"]
@@ -75,8 +76,12 @@ enum PlaySubscriptionResponse {
                 try member(record, "customer_id", "customer_id")
             }
             if customer == nil { customer = try member(body, "customer_id", "customer_id") }
-            if customer == nil, let identifiers = body["externalAccountIdentifiers"] {
-                customer = try member(identifiers, "obfuscatedExternalAccountId", "obfuscatedExternalAccountId")
+            // The id the app set at purchase (`setObfuscatedAccountId`), else the account linked
+            // in the purchase flow; never the profile id, which is a profile within an account.
+            if let identifiers = body["externalAccountIdentifiers"] {
+                for key in ["obfuscatedExternalAccountId", "externalAccountId"] where customer == nil {
+                    customer = try member(identifiers, key, key)
+                }
             }
             let linked = try member(body, "linkedPurchaseToken", "linkedPurchaseToken")
             // A state Google adds later is read as unspecified: the expiry still decides.

@@ -114,6 +114,17 @@ import Testing
         #expect(entries.count == 1)
         let inner = try PlaySubscriptionResponse.read(try #require(entries.first)).get()
         #expect(inner.token == "tok-w" && inner.customerID == "own" && inner.items.map(\.productID) == ["p"])
+        // Without the team's own id: the obfuscated account id, else the linked account's.
+        let linked = try #require(
+            try Self.snapshot(
+                #"{"token":"t","externalAccountIdentifiers":{"externalAccountId":"linked","obfuscatedExternalProfileId":"profile"},"lineItems":[]}"#
+            ))
+        #expect(linked.customerID == "linked")
+        let both = try #require(
+            try Self.snapshot(
+                #"{"token":"t","externalAccountIdentifiers":{"externalAccountId":"linked","obfuscatedExternalAccountId":"hashed"},"lineItems":[]}"#
+            ))
+        #expect(both.customerID == "hashed")
     }
 
     @Test func unreadableResponsesAreRejectedWithTheirLine() throws {
