@@ -13,6 +13,12 @@ public struct SalesPolicy: Sendable, Equatable {
     func names(_ names: [String]) -> Bool {
         names.contains { paidApp.contains($0) }
     }
+
+    /// Whether the policy names its paid apps and an app known by `names` is none of them: a
+    /// row, verdict or notification about another app.
+    func rulesOut(_ names: [String]) -> Bool {
+        !paidApp.isEmpty && !self.names(names)
+    }
 }
 
 extension PolicyReader {

@@ -23,10 +23,9 @@ extension InputFormat {
 ///   (no subscription, and it names no customer), a `testNotification` too.
 /// - **A voided purchase** (`purchaseToken`, `orderId`, `voidedTimeMillis`) is a void.
 enum PlayNotice {
-    struct Problem: Error, Equatable {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
+    /// Why a value cannot be read: the responses' one reason type, so that both read texts
+    /// alike (`PlaySubscriptionResponse.member`).
+    typealias Problem = PlaySubscriptionResponse.Problem
 
     /// What one stored value gives.
     enum Read: Equatable {
@@ -113,7 +112,7 @@ enum PlayNotice {
             } else {
                 decoded = body
             }
-            if let package = try optional(decoded, "packageName"), !sales.paidApp.isEmpty, !sales.names([package]) {
+            if let package = try optional(decoded, "packageName"), sales.rulesOut([package]) {
                 throw Problem("packageName '\(Excerpt.of(package))' is not an app sales.paid_app names")
             }
             let at = try millis(decoded, "eventTimeMillis")
@@ -154,11 +153,7 @@ enum PlayNotice {
     private static func optional(_ object: JSONValue.Located, _ key: String, named: String? = nil) throws(Problem)
         -> String?
     {
-        do throws(PlaySubscriptionResponse.Problem) {
-            return try PlaySubscriptionResponse.member(object, key, named ?? key)
-        } catch {
-            throw Problem(error.reason)
-        }
+        try PlaySubscriptionResponse.member(object, key, named ?? key)
     }
 
     /// Milliseconds since 1970, as Google writes them: a string of digits (a number reads too).

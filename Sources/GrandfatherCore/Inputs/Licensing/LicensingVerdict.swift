@@ -57,9 +57,7 @@ enum LicensingVerdict {
             return .failure(
                 Problem("requestDetails.timestampMillis '\(Excerpt.of(millis))' is not milliseconds since 1970"))
         }
-        if let app = payload["requestDetails"]?["requestPackageName"]?.text, !sales.paidApp.isEmpty,
-            !sales.names([app])
-        {
+        if let app = payload["requestDetails"]?["requestPackageName"]?.text, sales.rulesOut([app]) {
             return .failure(Problem("requestPackageName '\(Excerpt.of(app))' is not an app sales.paid_app names"))
         }
         return .success(.init(customerID: id, at: at, licensed: licensed))
@@ -78,7 +76,7 @@ enum LicensingVerdict {
             return .failure(
                 Problem("signed_data's timestamp '\(Excerpt.of(String(fields[5])))' is not milliseconds since 1970"))
         }
-        if !sales.paidApp.isEmpty, !sales.names([String(fields[2])]) {
+        if sales.rulesOut([String(fields[2])]) {
             return .failure(
                 Problem(
                     "signed_data's packageName '\(Excerpt.of(String(fields[2])))' is not an app sales.paid_app names"))

@@ -92,7 +92,7 @@ struct AppleSalesRows: SalesRows {
         guard let app = text(.appleIdentifier) else {
             return .rejected(AppleSalesColumn.appleIdentifier.name, "Apple Identifier is empty")
         }
-        if !policy.sales.paidApp.isEmpty, !policy.sales.names([app] + [text(.sku)].compactMap { $0 }) {
+        if policy.sales.rulesOut([app] + [text(.sku)].compactMap { $0 }) {
             return .notCounted("another app")
         }
         // A bundle's credit for an app bought before (CMB-C) is negative units that are no return.

@@ -81,7 +81,7 @@ struct GooglePlayEarningsRows: SalesRows {
         guard let app = text(.productID) else {
             return .rejected(GooglePlayEarningsColumn.productID.name, "Product id is empty")
         }
-        if !policy.sales.paidApp.isEmpty, !policy.sales.names([app]) { return .notCounted("another app") }
+        if policy.sales.rulesOut([app]) { return .notCounted("another app") }
         guard let date = text(.transactionDate), let time = text(.transactionTime),
             let instant = Self.instant(date: date, time: time)
         else {

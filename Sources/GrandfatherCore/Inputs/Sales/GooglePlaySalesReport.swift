@@ -65,7 +65,7 @@ struct GooglePlaySalesRows: SalesRows {
         guard let app = text(.productID) ?? text(.packageID) else {
             return .rejected(GooglePlaySalesColumn.productID.name, "Product ID is empty")
         }
-        if !policy.sales.paidApp.isEmpty, !policy.sales.names([app]) { return .notCounted("another app") }
+        if policy.sales.rulesOut([app]) { return .notCounted("another app") }
         var copies = SalesPopulation.Units()
         switch text(.financialStatus)?.lowercased() {
         // A charge of nothing (a promotion) is a copy at no price.
