@@ -178,8 +178,16 @@ public struct SalesPopulation: Sendable, Equatable {
         return pairs
     }
 
+    /// The most copies a run counts over every report, paid, free and returned together:
+    /// 2^53, the largest count a JSON reader holds exactly. A row that would carry the count
+    /// past it is rejected at the door, so that no sum or difference of counts made later (by
+    /// cell, month, store, or against the customers) can overflow.
+    public static let mostCopies = 1 << 53
+
     /// Copies of the app by cell.
     public var units: [Key: Units] = [:]
+    /// Every copy counted, paid, free and returned together; at most `mostCopies`.
+    public private(set) var copiesCounted = 0
     /// The title each app's rows give, by store and app id.
     public var titles: [Store: [String: String]] = [:]
     /// By report file, as the run names it.
@@ -196,6 +204,7 @@ public struct SalesPopulation: Sendable, Equatable {
         files[file, default: FileCount()].cover(days.0, days.1)
         files[file, default: FileCount()].store = key.store
         units[key, default: Units()] = units[key, default: Units()] + counted
+        copiesCounted += counted.paid + counted.free + counted.returned
         if titles[key.store]?[key.app] == nil, !title.isEmpty { titles[key.store, default: [:]][key.app] = title }
         files[file, default: FileCount()].countedRows += 1
         files[file, default: FileCount()].copies = files[file, default: FileCount()].copies + counted
@@ -235,6 +244,7 @@ public struct SalesPopulation: Sendable, Equatable {
     /// is the same report).
     mutating func merge(_ other: SalesPopulation) {
         units.merge(other.units, uniquingKeysWith: +)
+        copiesCounted += other.copiesCounted
         for (store, apps) in other.titles { titles[store, default: [:]].merge(apps) { kept, _ in kept } }
         files.merge(other.files) { _, later in later }
         orders.merge(other.orders) { kept, later in kept.merged(with: later) }

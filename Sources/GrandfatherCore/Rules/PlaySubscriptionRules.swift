@@ -6,8 +6,9 @@ import GrandfatherEngine
 ///
 /// - **One transaction per purchase token** (per line item, when a response has several):
 ///   a token is one subscription purchase across its renewals. Of several responses for one
-///   token, the one whose items expire latest stands, and of those the one given last; the
-///   others are superseded (accepted, not used).
+///   token, the one whose items expire latest stands, and of those the one whose state comes
+///   later in a subscription's life, then the greater by content (`Snapshot.standsOver`),
+///   never the one given last; the others are superseded (accepted, not used).
 /// - **Its subscription** (`original_transaction_id`) is the first token of its
 ///   `linkedPurchaseToken` chain: an upgrade, downgrade or resubscription carries on the one
 ///   before it.
@@ -49,6 +50,22 @@ enum PlaySubscriptionRules {
         case canceled = "SUBSCRIPTION_STATE_CANCELED"
         case expired = "SUBSCRIPTION_STATE_EXPIRED"
         case pendingPurchaseCanceled = "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED"
+
+        /// Where the state comes in a subscription's life: of two responses for one token whose
+        /// items expire together, the later state was fetched later.
+        var lifeOrder: Int {
+            switch self {
+            case .unspecified: 0
+            case .pending: 1
+            case .pendingPurchaseCanceled: 2
+            case .active: 3
+            case .inGracePeriod: 4
+            case .onHold: 5
+            case .paused: 6
+            case .canceled: 7
+            case .expired: 8
+            }
+        }
 
         /// Whether nothing has been bought yet.
         var isPending: Bool { self == .pending || self == .pendingPurchaseCanceled }
@@ -92,11 +109,35 @@ enum PlaySubscriptionRules {
 
         /// When its latest item expires.
         var expiry: Instant? { items.compactMap(\.expiry).max() }
+
+        /// Whether this response stands over `other`, a response for the same token: the one
+        /// whose items expire latest; then the one whose state comes later in a subscription's
+        /// life; then the greater by content. Which was given first never decides.
+        func standsOver(_ other: Snapshot) -> Bool {
+            if expiry != other.expiry { return (expiry?.microseconds ?? .min) > (other.expiry?.microseconds ?? .min) }
+            if state.lifeOrder != other.state.lifeOrder { return state.lifeOrder > other.state.lifeOrder }
+            return other.contentKey.lexicographicallyPrecedes(contentKey)
+        }
+
+        /// Every field as one text, for the last tie-break.
+        private var contentKey: [String] {
+            [
+                customerID ?? "", linkedToken ?? "", start.map { "\($0.microseconds)" } ?? "", isTest ? "1" : "0",
+                latestOrderID ?? "",
+            ]
+                + items.map {
+                    [
+                        $0.productID, $0.expiry.map { "\($0.microseconds)" } ?? "", $0.renews ? "1" : "0",
+                        $0.price ?? "",
+                        $0.currency ?? "", $0.latestOrderID ?? "",
+                    ].joined(separator: "\u{1}")
+                }
+        }
     }
 
     /// What a notification or a voided purchase says of a token.
-    struct Notice: Equatable, Sendable {
-        enum Event: Equatable, Sendable {
+    struct Notice: Hashable, Sendable {
+        enum Event: Hashable, Sendable {
             /// A `subscriptionNotification`'s `notificationType`.
             case subscription(Int)
             /// A void: a `voidedpurchases` entry or a `voidedPurchaseNotification`.
@@ -150,14 +191,7 @@ enum PlaySubscriptionRules {
                 standing[token] = entry
                 continue
             }
-            // The later response stands unless the held one's items expire later.
-            let heldExpiresLater =
-                switch (held.snapshot.expiry, entry.snapshot.expiry) {
-                case (let kept?, let given?): kept > given
-                case (.some, nil): true
-                default: false
-                }
-            if heldExpiresLater {
+            if held.snapshot.standsOver(entry.snapshot) {
                 outcome.uses[entry.place] = .superseded
             } else {
                 outcome.uses[held.place] = .superseded
@@ -260,47 +294,150 @@ enum PlaySubscriptionRules {
     }
 
     /// The tokens linked into chains (`linkedPurchaseToken`), and whose customer each is.
+    ///
+    /// Each response links to at most one earlier token, so the chains form a forest whose
+    /// roots are a token with no link (or no response in the run) or a loop. Both answers are
+    /// worked out once for every token, in one walk up the links and one pass down them by
+    /// depth: a chain of a million upgrades costs a million steps, where following each token's
+    /// links on its own took the square. Neither answer depends on the order the responses
+    /// were given.
     struct Chains {
-        let snapshots: [String: Snapshot]
-        /// The tokens that link to each token.
-        let linkedFrom: [String: [String]]
+        private var roots: [String: String] = [:]
+        private var customers: [String: String] = [:]
 
         init(_ snapshots: [String: Snapshot]) {
-            self.snapshots = snapshots
-            var linkedFrom: [String: [String]] = [:]
-            for (token, snapshot) in snapshots {
-                if let linked = snapshot.linkedToken { linkedFrom[linked, default: []].append(token) }
+            let tokens = snapshots.keys.sorted()
+            var place: [String: Int] = [:]
+            place.reserveCapacity(tokens.count)
+            for (index, token) in tokens.enumerated() { place[token] = index }
+            let own = tokens.map { snapshots[$0]?.customerID }
+            // The place a token links to; a link to a token without a response ends the chain there.
+            let link = tokens.map { snapshots[$0]?.linkedToken.flatMap { place[$0] } }
+            var up = Up(count: tokens.count)
+            for start in tokens.indices where up.root[start] == nil {
+                up.walk(from: start, tokens: tokens, own: own, link: link, snapshots: snapshots)
             }
-            self.linkedFrom = linkedFrom.mapValues { $0.sorted() }
+            let down = Self.nearestBelow(tokens: tokens, own: own, link: link, up: up)
+            roots.reserveCapacity(tokens.count)
+            for (index, token) in tokens.enumerated() {
+                roots[token] = up.root[index]
+                if let customer = up.customer[index] ?? down[index]?.customer { customers[token] = customer }
+            }
         }
 
         /// The first token of `token`'s chain: the last one reached through links, whether the
-        /// run has its response or not. A chain that loops stops where it would repeat.
-        func root(of token: String) -> String {
-            var current = token
-            var seen: Set<String> = [token]
-            while let linked = snapshots[current]?.linkedToken, seen.insert(linked).inserted {
-                current = linked
-            }
-            return current
-        }
+        /// run has its response or not. A chain that loops starts at the loop's least token.
+        func root(of token: String) -> String { roots[token] ?? token }
 
         /// The customer `token`'s response names, else the nearest earlier token's, else the
         /// nearest later one's (breadth first; ties by token).
-        func customer(of token: String) -> String? {
-            if let own = snapshots[token]?.customerID { return own }
-            var current = token
-            var seen: Set<String> = [token]
-            while let linked = snapshots[current]?.linkedToken, seen.insert(linked).inserted {
-                if let named = snapshots[linked]?.customerID { return named }
-                current = linked
+        func customer(of token: String) -> String? { customers[token] }
+
+        /// What the walk up the links gives each token: its root, its depth below it (a loop's
+        /// tokens are at depth 0), and the customer of the nearest token at or above it.
+        private struct Up {
+            var root: [String?]
+            var depth: [Int]
+            var customer: [String?]
+            /// The tokens of each loop that names no customer.
+            var namelessLoops: [[Int]] = []
+
+            init(count: Int) {
+                root = Array(repeating: nil, count: count)
+                depth = Array(repeating: 0, count: count)
+                customer = Array(repeating: nil, count: count)
             }
-            var level = linkedFrom[token] ?? []
-            while !level.isEmpty {
-                if let named = level.lazy.compactMap({ self.snapshots[$0]?.customerID }).first { return named }
-                level = level.flatMap { linkedFrom[$0] ?? [] }.filter { seen.insert($0).inserted }
+
+            /// Resolves every token from `start` up to the first one resolved already, the end
+            /// of its chain, or a loop.
+            mutating func walk(
+                from start: Int, tokens: [String], own: [String?], link: [Int?], snapshots: [String: Snapshot]
+            ) {
+                var path: [Int] = []
+                var onPath: [Int: Int] = [:]
+                var current = start
+                // What the token above the path's last one gives it.
+                var above: (root: String, depth: Int, customer: String?)
+                while true {
+                    onPath[current] = path.count
+                    path.append(current)
+                    guard let next = link[current] else {
+                        let missing = snapshots[tokens[current]]?.linkedToken
+                        if let missing {
+                            above = (missing, 0, nil)
+                        } else {
+                            // The end of its chain: its own root, at depth 0.
+                            path.removeLast()
+                            root[current] = tokens[current]
+                            customer[current] = own[current]
+                            above = (tokens[current], 0, own[current])
+                        }
+                        break
+                    }
+                    if let resolved = root[next] {
+                        above = (resolved, depth[next], customer[next])
+                        break
+                    }
+                    if let loopStart = onPath[next] {
+                        let loop = Array(path[loopStart...])
+                        path.removeSubrange(loopStart...)
+                        let least = tokens[loop.min() ?? next]
+                        // Around a loop, the nearest named token is found within two turns.
+                        var nearest: String?
+                        for index in (loop + loop).reversed() {
+                            nearest = own[index] ?? nearest
+                            customer[index] = nearest
+                        }
+                        if nearest == nil { namelessLoops.append(loop) }
+                        for index in loop {
+                            root[index] = least
+                            depth[index] = 0
+                        }
+                        above = (least, 0, customer[loop[0]])
+                        break
+                    }
+                    current = next
+                }
+                for index in path.reversed() {
+                    root[index] = above.root
+                    depth[index] = above.depth + 1
+                    customer[index] = own[index] ?? above.customer
+                    above = (above.root, above.depth + 1, customer[index])
+                }
             }
-            return nil
+        }
+
+        /// For each token, the nearest later token that names a customer (the fewest links
+        /// away, then the least token at each step), worked out from the deepest tokens up.
+        private static func nearestBelow(tokens: [String], own: [String?], link: [Int?], up: Up)
+            -> [(distance: Int, child: Int, customer: String)?]
+        {
+            typealias Nearest = (distance: Int, child: Int, customer: String)
+            var below: [Nearest?] = Array(repeating: nil, count: tokens.count)
+            let deepestFirst = tokens.indices.filter { up.depth[$0] > 0 }.sorted { up.depth[$0] > up.depth[$1] }
+            for child in deepestFirst {
+                guard let parent = link[child] else { continue }
+                var offer: Nearest?
+                if let named = own[child] {
+                    offer = (1, child, named)
+                } else if let held = below[child] {
+                    offer = (held.distance + 1, child, held.customer)
+                }
+                guard let offer else { continue }
+                if let held = below[parent], (held.distance, held.child) <= (offer.distance, offer.child) { continue }
+                below[parent] = offer
+            }
+            // A loop naming no customer: every token of it takes the nearest below any of them.
+            for loop in up.namelessLoops {
+                var best: Nearest?
+                for index in loop {
+                    guard let held = below[index] else { continue }
+                    if let kept = best, (kept.distance, kept.child) <= (held.distance, index) { continue }
+                    best = (held.distance, index, held.customer)
+                }
+                for index in loop { below[index] = best }
+            }
+            return below
         }
     }
 }

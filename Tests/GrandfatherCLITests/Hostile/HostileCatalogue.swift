@@ -14,7 +14,7 @@ enum HostileCatalogue {
     static let cases: [HostileCase] =
         unreadableFiles + policyFiles + wholeFileRefusals + commandLine + rows
         + instants + appStore + streamsAndFolders + testHooks + friction + merges + resultsFolders + readers
-        + normalizeFolders + sqlOptions + storeReports
+        + normalizeFolders + sqlOptions + storeReports + kit
 
     // MARK: - Inputs that cannot be taken at all: exit 2, nothing written
 

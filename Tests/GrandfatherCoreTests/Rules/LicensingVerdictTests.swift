@@ -75,12 +75,21 @@ import Testing
             #"{"customer_id":"e","signed_data":"0|1|com.example.maps"}"#,
             #"{"accountDetails":{"appLicensingVerdict":"LICENSED"},"customer_id":null}"#,
             Self.integrity("f", "LICENSED", "1707523200000"),
+            // Before licensing began (2010-07-27): a default or a broken clock, not a purchase in 1970.
+            Self.integrity("g", "LICENSED", "0"),
+            Self.lvl("h", 0, "1280188799999"),
+            Self.integrity("i", "LICENSED", "1280188800000"),
         ]
         let run = try AuditFixture.run(
             [FixtureFile("verdicts.jsonl", lines.joined(separator: "\n") + "\n")],
             policy: PolicySpec(sales: #"{"paid_app": ["com.example.maps"]}"#))
         let rejections = run.rejections("verdicts.jsonl")
-        #expect(rejections.map(\.line) == [1, 2, 3, 4, 5, 6])
+        #expect(rejections.map(\.line) == [1, 2, 3, 4, 5, 6, 8, 9])
+        #expect(
+            rejections[6].reason
+                == "requestDetails.timestampMillis '0' is before 2010-07-27, when Google Play's licensing began")
+        #expect(rejections[7].reason.contains("signed_data's timestamp '1280188799999' is before 2010-07-27"))
+        #expect(run.result("i")?.customer.originalPurchaseDate == Instant(seconds: 1_280_188_800))
         #expect(rejections[0].reason.contains("is not LICENSED, UNLICENSED or UNEVALUATED"))
         #expect(rejections[1].reason.contains("is not milliseconds since 1970"))
         #expect(rejections[2].reason.contains("is not an app sales.paid_app names"))

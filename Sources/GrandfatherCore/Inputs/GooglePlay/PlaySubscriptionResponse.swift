@@ -14,6 +14,9 @@ extension InputFormat {
 /// - in a record that holds the response as one of its members (`{"purchaseToken": …,
 ///   "subscription": {…}}`, whatever the member's name).
 ///
+/// The first of these it finds, in that order, names it: a key names a response only when the
+/// response names no token of its own, so `{"subscription": {…}}` a line is one token a line.
+///
 /// `customer_id` beside it (or in the record around it) names the customer where the team
 /// keeps its own id; else `externalAccountIdentifiers.obfuscatedExternalAccountId`, else its
 /// `externalAccountId`, does.
@@ -65,10 +68,13 @@ enum PlaySubscriptionResponse {
         let body = entry.body
         guard body.isObject else { return .failure(Problem("a subscriptionsv2 response must be a JSON object")) }
         do throws(Problem) {
-            var token = entry.token
-            for place in [entry.record, body].compactMap(\.self) {
+            // The response's own token outranks the record's around it, and both outrank the key
+            // it is filed under: responses stored as `{"subscription": {…}}` are not one token.
+            var token: String?
+            for place in [body, entry.record].compactMap(\.self) {
                 for key in tokenKeys where token == nil { token = try member(place, key, "purchaseToken") }
             }
+            token = token ?? entry.token
             guard let token else {
                 throw Problem("purchaseToken is missing: a stored response must name the token it was fetched for")
             }

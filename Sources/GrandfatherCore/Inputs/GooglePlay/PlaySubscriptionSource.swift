@@ -57,7 +57,7 @@ enum PlaySubscriptionSource: InputSource {
         var outcome = SourceOutcome()
         guard !inputs.isEmpty else { return outcome }
         var files: [FileRead] = []
-        var messages: Set<String> = []
+        var messages: Set<Redelivery> = []
         for input in inputs {
             guard let shape = input.detail as? Shape else { continue }
             let path = input.description.path
@@ -139,10 +139,17 @@ enum PlaySubscriptionSource: InputSource {
         return outcome
     }
 
-    /// The entries one top-level value gives; a notification whose `messageId` was seen
-    /// already is a redelivery.
+    /// A notification as Pub/Sub may deliver it again: its `messageId` and what it says.
+    private struct Redelivery: Hashable {
+        var messageID: String
+        var notice: PlaySubscriptionRules.Notice
+    }
+
+    /// The entries one top-level value gives. A notification whose `messageId` was seen already
+    /// saying the same is a redelivery; one that says something else under a seen `messageId`
+    /// is weighed too, so that which file or line came first never decides what a customer is.
     private static func entries(
-        of value: JSONValue.Located, shape: Shape, sales: SalesPolicy, messages: inout Set<String>
+        of value: JSONValue.Located, shape: Shape, sales: SalesPolicy, messages: inout Set<Redelivery>
     ) -> [(line: Int, entry: Entry)] {
         switch shape {
         case .responses:
@@ -159,7 +166,9 @@ enum PlaySubscriptionSource: InputSource {
                 return list.map { entry in
                     switch PlayNotice.notification(entry, sales: sales) {
                     case .success(.notice(let notice, let messageID)):
-                        if let messageID, !messages.insert(messageID).inserted { return (entry.line, .duplicate) }
+                        if let messageID, !messages.insert(Redelivery(messageID: messageID, notice: notice)).inserted {
+                            return (entry.line, .duplicate)
+                        }
                         return (entry.line, .notice(notice))
                     case .success(.noted): return (entry.line, .noted)
                     case .failure(let problem): return (entry.line, .rejected(problem.reason))

@@ -53,9 +53,10 @@ enum LicensingVerdict {
         guard let millis = payload["requestDetails"]?["timestampMillis"]?.text else {
             return .failure(Problem("requestDetails.timestampMillis is missing"))
         }
-        guard let at = instant(millis: millis) else {
-            return .failure(
-                Problem("requestDetails.timestampMillis '\(Excerpt.of(millis))' is not milliseconds since 1970"))
+        let at: Instant
+        switch verdictTime(millis, named: "requestDetails.timestampMillis") {
+        case .success(let time): at = time
+        case .failure(let problem): return .failure(problem)
         }
         if let app = payload["requestDetails"]?["requestPackageName"]?.text, sales.rulesOut([app]) {
             return .failure(Problem("requestPackageName '\(Excerpt.of(app))' is not an app sales.paid_app names"))
@@ -72,9 +73,10 @@ enum LicensingVerdict {
         guard fields.count >= 6, let code = Int(fields[0]) else {
             return .failure(Problem("signed_data is not responseCode|nonce|packageName|versionCode|userId|timestamp"))
         }
-        guard let at = instant(millis: String(fields[5])) else {
-            return .failure(
-                Problem("signed_data's timestamp '\(Excerpt.of(String(fields[5])))' is not milliseconds since 1970"))
+        let at: Instant
+        switch verdictTime(String(fields[5]), named: "signed_data's timestamp") {
+        case .success(let time): at = time
+        case .failure(let problem): return .failure(problem)
         }
         if sales.rulesOut([String(fields[2])]) {
             return .failure(
@@ -82,6 +84,24 @@ enum LicensingVerdict {
                     "signed_data's packageName '\(Excerpt.of(String(fields[2])))' is not an app sales.paid_app names"))
         }
         return .success(.init(customerID: customer, at: at, licensed: code == 0 || code == 2))
+    }
+
+    /// 2010-07-27T00:00:00Z, the day Google Play's licensing service (then the Android
+    /// Market's) began: no verdict is older. A time before it is a default or a broken clock
+    /// (`timestampMillis: "0"` is 1970), and would date a purchase years before the app existed.
+    static let licensingBegan = Instant(seconds: 1_280_188_800)
+
+    /// A verdict's time, or why it is none: milliseconds since 1970 (`instant(millis:)`) from the
+    /// day licensing began.
+    private static func verdictTime(_ millis: String, named name: String) -> Result<Instant, Problem> {
+        guard let at = instant(millis: millis) else {
+            return .failure(Problem("\(name) '\(Excerpt.of(millis))' is not milliseconds since 1970"))
+        }
+        guard at >= licensingBegan else {
+            return .failure(
+                Problem("\(name) '\(Excerpt.of(millis))' is before 2010-07-27, when Google Play's licensing began"))
+        }
+        return .success(at)
     }
 
     /// Milliseconds since 1970 as digits, within the instants Grandfather reads. Fifteen digits

@@ -70,6 +70,8 @@ enum AppleProductType: Equatable {
 struct AppleSalesRows: SalesRows {
     static let format = InputFormat.appleSales
     static let delimiter = UInt8(ascii: "\t")
+    /// Apple's reports are never quoted: a title may begin with `"`.
+    static let isQuoted = false
     static let columns = AppleSalesColumn.allCases.map(\.name)
 
     /// A day's report runs from midnight to midnight in Pacific Time, for a worldwide account.

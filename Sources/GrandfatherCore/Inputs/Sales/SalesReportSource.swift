@@ -14,11 +14,18 @@ extension InputFormat {
 protocol SalesRows: Sendable {
     static var format: InputFormat { get }
     static var delimiter: UInt8 { get }
+    /// Whether a field may be quoted, as CSV quotes; `false` for text that has no quoting, where
+    /// a quote is a character like any other.
+    static var isQuoted: Bool { get }
     /// The columns read, by header name; a row's field `i` is `columns[i]`.
     static var columns: [String] { get }
     static func recognizes(header: [String]) -> Bool
     /// Reads one row.
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow
+}
+
+extension SalesRows {
+    static var isQuoted: Bool { true }
 }
 
 /// What reading a sales report's rows needs of the policy.
@@ -94,14 +101,19 @@ enum SalesReportSource: InputSource {
             else { throw .input(file: path, line: 1, message: "sales report has no header") }
             let header = columnNames(given, of: kind)
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
-            let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
             var sink = Sink(
                 path: path, header: header, kind: kind, policy: SalesReading(stream.settings.policy),
                 earlier: outcome.population)
             sink.population.note(path)
-            _ = try engineWork {
-                try reader.read(
-                    source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: stream.meter)
+            if kind.isQuoted {
+                let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
+                _ = try engineWork {
+                    try reader.read(
+                        source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: stream.meter)
+                }
+            } else {
+                let reader = UnquotedLineReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
+                try engineWork { try reader.read(source, into: &sink, meter: stream.meter) }
             }
             let accepted = sink.rowsRead - sink.rejections.count
             // The same report given twice (by one path or two) is counted once: its rows repeat.
@@ -141,6 +153,12 @@ enum SalesReportSource: InputSource {
             rowsRead += 1
             switch kind.read(row, against: policy) {
             case .counted(let key, let units, let title, let days, let order):
+                let copies = units.paid + units.free + units.returned
+                if earlier.copiesCounted + population.copiesCounted > SalesPopulation.mostCopies - copies {
+                    return reject(
+                        line: row.line, column: nil, field: nil,
+                        reason: "\(copies) copies would carry the copies counted past \(SalesPopulation.mostCopies)")
+                }
                 if let order {
                     if population.hasCounted(order) { return population.skip(path, as: "repeated order") }
                     if earlier.hasCounted(order) { return population.skip(path, as: "order in an earlier report") }

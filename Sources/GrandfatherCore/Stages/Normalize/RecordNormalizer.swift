@@ -32,6 +32,9 @@ struct RecordNormalizer: Sendable {
             else {
                 throw RowProblem(field: F.platform.name, column: nil, reason: "missing required field platform")
             }
+            // Read by the sink as a claim; checked here as every field is, so that an object or
+            // an array is a rejected row rather than no claim at all.
+            _ = try fields.text(F.orderNumber.rawValue, name: F.orderNumber.name)
             return .success(
                 Customer(
                     id: customerID(id),

@@ -174,13 +174,13 @@ import Testing
         #expect(chains.root(of: "tok-2") == "tok-1")
         #expect(chains.customer(of: "tok-2") == "ann")
         #expect(chains.root(of: "tok-9") == "tok-gone")
-        // A loop stops where it would repeat.
+        // A loop is one chain, starting at its least token whichever token is asked about.
         let loop = try [
             Self.snapshot(Self.response("x", linked: "y")),
             Self.snapshot(Self.response("y", customer: "z", linked: "x")),
         ].compactMap { $0 }
         let looped = PlaySubscriptionRules.Chains(Dictionary(uniqueKeysWithValues: loop.map { ($0.token, $0) }))
-        #expect(looped.root(of: "x") == "y" && looped.customer(of: "x") == "z")
+        #expect(looped.root(of: "x") == "x" && looped.root(of: "y") == "x" && looped.customer(of: "x") == "z")
     }
 
     @Test func notificationsAndVoidsRevokeGraceAndAreRejectedWithoutAResponse() throws {
