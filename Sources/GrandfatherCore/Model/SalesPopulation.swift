@@ -128,6 +128,13 @@ public struct SalesPopulation: Sendable, Equatable {
     /// A store order that the reports list by its number (Google Play's `GPA.…`), as they
     /// give it: the orders customers claim are looked up here.
     public struct Order: Sendable, Equatable {
+        public static func == (lhs: Order, rhs: Order) -> Bool {
+            (lhs.app, lhs.isCharged, lhs.charged, lhs.paid, lhs.refunded)
+                == (rhs.app, rhs.isCharged, rhs.charged, rhs.paid, rhs.refunded)
+                && lhs.refundCounted?.key == rhs.refundCounted?.key
+                && lhs.refundCounted?.file == rhs.refundCounted?.file
+        }
+
         /// The app, as the report names it.
         public var app: String
         /// Whether a report gave its charge.
@@ -139,6 +146,8 @@ public struct SalesPopulation: Sendable, Equatable {
         public var paid = false
         /// Whether a report gave its full refund.
         public var refunded = false
+        /// Where its refund was counted: the cell and the report file.
+        var refundCounted: (key: Key, file: String)?
 
         public init(app: String) { self.app = app }
 
@@ -149,6 +158,7 @@ public struct SalesPopulation: Sendable, Equatable {
                 (order.isCharged, order.charged, order.paid) = (later.isCharged, later.charged, later.paid)
             }
             order.refunded = order.refunded || later.refunded
+            order.refundCounted = order.refundCounted ?? later.refundCounted
             return order
         }
     }
@@ -161,21 +171,31 @@ public struct SalesPopulation: Sendable, Equatable {
         var charged: Instant?
     }
 
-    /// Pairs of one store's report files whose counted periods overlap, in path order: their
-    /// copies may be counted twice (a monthly report given with the same month's daily
-    /// reports). Reports of orders do not: each order counts once, whichever lists it.
-    public var overlappingFiles: [(String, String)] {
-        let covered = files.compactMap { path, file in
-            file.days.map { (path, $0, file.store, file.countsOrders) }
-        }.sorted { $0.0 < $1.0 }
-        var pairs: [(String, String)] = []
-        for (index, first) in covered.enumerated() {
-            for second in covered[(index + 1)...]
-            where first.2 == second.2 && !(first.3 && second.3) && first.1.overlaps(second.1) {
-                pairs.append((first.0, second.0))
+    /// The groups of one store's report files whose counted periods overlap, each in path
+    /// order, the groups in the order of their first path: copies in them may be counted more
+    /// than once (a monthly report given with the same month's daily reports). Reports of orders
+    /// are in none: each order counts once, whichever lists it. Found in one sweep over the
+    /// files by first day, so a thousand reports of one day are one group, not half a million
+    /// pairs.
+    public var overlappingFiles: [[String]] {
+        var groups: [[String]] = []
+        for store in Store.allCases {
+            let covered = files.compactMap { path, file in
+                file.store == store && !file.countsOrders ? file.days.map { (path, $0) } : nil
+            }.sorted { ($0.1.lowerBound, $0.0) < ($1.1.lowerBound, $1.0) }
+            var group: [String] = []
+            var reaches = ""
+            for (path, days) in covered {
+                if !group.isEmpty, days.lowerBound > reaches {
+                    if group.count > 1 { groups.append(group.sorted()) }
+                    group = []
+                }
+                reaches = group.isEmpty ? days.upperBound : max(reaches, days.upperBound)
+                group.append(path)
             }
+            if group.count > 1 { groups.append(group.sorted()) }
         }
-        return pairs
+        return groups.sorted { $0[0] < $1[0] }
     }
 
     /// The most copies a run counts over every report, paid, free and returned together:
@@ -216,18 +236,35 @@ public struct SalesPopulation: Sendable, Equatable {
         return row.isRefund ? order.refunded : order.isCharged
     }
 
-    /// Notes `row`'s part of its order, of `app`, which counted `units`.
-    mutating func note(_ row: OrderRow, of app: String, units: Units, file: String) {
+    /// Notes `row`'s part of its order, of `app`, which counted `units` in the cell `key`.
+    mutating func note(_ row: OrderRow, of app: String, units: Units, at key: Key, file: String) {
         files[file, default: FileCount()].countsOrders = true
         var order = orders[row.number] ?? Order(app: app)
         if row.isRefund {
             order.refunded = true
+            order.refundCounted = (key, file)
         } else {
             order.isCharged = true
             order.charged = row.charged
             order.paid = units.paid > 0
         }
         orders[row.number] = order
+    }
+
+    /// Takes back the returns of orders no report given charges, once every report is read: the
+    /// copy was sold before the reports begin, so it is not among their paid copies, and its
+    /// return would make them fewer than were sold (even fewer than none). Each such row is
+    /// noted as not counted instead.
+    mutating func settleRefunds() {
+        for (number, order) in orders where order.refunded && !order.isCharged {
+            guard let (key, file) = order.refundCounted else { continue }
+            units[key]?.returned -= 1
+            files[file]?.copies.returned -= 1
+            files[file]?.countedRows -= 1
+            files[file]?.notCounted["refund of an order no report given charges", default: 0] += 1
+            copiesCounted -= 1
+            orders[number]?.refundCounted = nil
+        }
     }
 
     /// Notes a row of `file` that counted no copies, and what it was.

@@ -101,6 +101,36 @@ extension HostileCatalogue {
             try cli.write("revoked.jsonl", playEnvelope("m1", token: "tok", type: 12))
             return .audit(["good.csv", "responses.jsonl", "renewed.jsonl", "revoked.jsonl"])
         },
+        .read(
+            "1,200 App Store sales reports of one row each, all of one day", "51.6",
+            [
+                .file(
+                    "out/latest/summary.json",
+                    contains: "S_D_0000.txt, S_D_0001.txt, S_D_0002.txt and 1197 more reports cover overlapping periods"
+                )
+            ]
+        ) { cli in
+            let names = (0..<1_200).map { "S_D_" + String(String($0 + 10_000).dropFirst()) + ".txt" }
+            for (index, name) in names.enumerated() {
+                try cli.write(name, appleSalesReport([("Maps", "\(index + 1)")]))
+            }
+            return .audit(["good.csv"] + names)
+        },
+        .read(
+            "a Google Play sales report of 4 refunds of orders no report given charges", "51.8",
+            [.file("out/latest/summary.md", contains: "0 paid copies before the cutover, net of 0 returns")],
+            make: HostileCase.auditing(
+                "salesreport_202402.csv",
+                "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Product Title,Product ID,"
+                    + "Product Type,Currency of Sale,Item Price,Charged Amount,Country of Buyer\n"
+                    + (1...4).map {
+                        "GPA.\($0),2024-02-10,1707523200,Refund,Maps,com.example.maps,paidapp,USD,3.99,3.99,US\n"
+                    }
+                    .joined())),
+        .read(
+            "an App Store sales report whose returns (−5) outnumber its paid copies (1)", "51.8",
+            [.file("out/latest/summary.md", contains: "the reports return 4 copies more than they sell")],
+            make: HostileCase.auditing("S_D_returns.txt", appleSalesReport([("Maps", "1"), ("Maps", "-5")]))),
     ]
 
     /// A Pub/Sub push envelope around a subscription notification of `token`, at 2024-05-01.

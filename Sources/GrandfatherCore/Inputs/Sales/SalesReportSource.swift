@@ -134,6 +134,7 @@ enum SalesReportSource: InputSource {
                 exactDuplicates: first == nil ? 0 : accepted, sandboxRows: 0)
             outcome.files.append((report, sink.rejections))
         }
+        outcome.population.settleRefunds()
         return outcome
     }
 
@@ -162,7 +163,7 @@ enum SalesReportSource: InputSource {
                 if let order {
                     if population.hasCounted(order) { return population.skip(path, as: "repeated order") }
                     if earlier.hasCounted(order) { return population.skip(path, as: "order in an earlier report") }
-                    population.note(order, of: key.app, units: units, file: path)
+                    population.note(order, of: key.app, units: units, at: key, file: path)
                 }
                 population.add(units, at: key, title: title, file: path, days: days)
             case .notCounted(let what): population.skip(path, as: what)

@@ -28,10 +28,14 @@ public enum PopulationSection {
         lines.append(
             "\(store.store.title) sales reports of \(store.paidApps.map(named).joined(separator: " and "))"
                 + "\(covered.map { ", \($0)" } ?? ""): "
-                + "\(counted(before.net, "paid copy", "paid copies")) before the cutover, net of "
-                + "\(counted(before.returned, "return", "returns")) (and \(counted(before.free, "copy", "copies")) "
+                + (before.net < 0
+                    ? "\(counted(before.paid, "paid copy", "paid copies")) and "
+                        + "\(counted(before.returned, "return", "returns")) before the cutover"
+                    : "\(counted(before.net, "paid copy", "paid copies")) before the cutover, net of "
+                        + "\(counted(before.returned, "return", "returns"))")
+                + " (and \(counted(before.free, "copy", "copies")) "
                 + "at no price); \(counted(store.grandfathered, "customer", "customers")) \(store.store.customers) "
-                + "grandfathered; \(gapText(before.net - store.grandfathered)).")
+                + "grandfathered; \(store.gap.map(gapText) ?? overReturned(before)).")
         if store.spanningCutover != PopulationReconciliation.Units() {
             lines.append(
                 "\(counted(store.spanningCutover.net, "paid copy", "paid copies")) lie in report periods that hold "
@@ -42,6 +46,13 @@ public enum PopulationSection {
             lines.append("\(counted(store.after.net, "paid copy", "paid copies")) were sold after the cutover.")
         }
         return lines
+    }
+
+    /// What is said in place of a gap when the reports' returns outnumber their paid copies.
+    static func overReturned(_ before: PopulationReconciliation.Units) -> String {
+        "the reports return \(counted(-before.net, "copy", "copies")) more than they sell, copies sold before the "
+            + "first report given: they count no buyers to set the customers against (give the reports from the "
+            + "app's first sale)"
     }
 
     /// The gap, as a reader wants it said.
@@ -74,9 +85,15 @@ public enum PopulationSection {
         for (path, file) in population.files.sorted(by: { $0.key < $1.key }) {
             if let first = file.repeats { lines.append("\(path) repeats \(first) byte for byte: counted once.") }
         }
-        for (first, second) in population.overlappingFiles {
+        for group in population.overlappingFiles {
+            // A group is named by its first few files: a line per group, of bounded length.
+            let named = group.prefix(group.count > 4 ? 3 : 4)
+            let files =
+                group.count > 4
+                ? named.joined(separator: ", ") + " and \(group.count - named.count) more reports"
+                : named.dropLast().joined(separator: ", ") + " and " + (named.last ?? "")
             lines.append(
-                "\(first) and \(second) cover overlapping periods: copies in both are counted twice "
+                "\(files) cover overlapping periods: copies in more than one are counted more than once "
                     + "(give either the daily or the monthly reports of a month, not both).")
         }
         return lines

@@ -44,8 +44,10 @@ public struct PopulationReconciliation: Sendable, Equatable {
         /// By month and country, in that order.
         public var cells: [Cell]
 
-        /// Paid copies with no customer found; `nil` when no paid app could be chosen.
-        public var gap: Int? { paidApps.isEmpty ? nil : paidBefore.net - grandfathered }
+        /// Paid copies with no customer found; `nil` when no paid app could be chosen, or when
+        /// the reports' returns outnumber their paid copies (copies sold before the first report
+        /// given, returned within them): then they count no buyers to set the customers against.
+        public var gap: Int? { paidApps.isEmpty || paidBefore.net < 0 ? nil : paidBefore.net - grandfathered }
     }
 
     public typealias Units = SalesPopulation.Units
