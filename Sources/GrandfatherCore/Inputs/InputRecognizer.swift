@@ -12,6 +12,6 @@ enum InputRecognizer {
         for source in InputSources.registered {
             if let input = try source.recognize(&file) { return input }
         }
-        throw .input(file: path, line: nil, message: "no input source recognises this file")
+        throw .input(file: path, line: nil, message: InputDiagnosis.describe(&file))
     }
 }

@@ -262,10 +262,14 @@ enum CountryCodes {
         twoLetter(code) ?? alpha2ByAlpha3[code.uppercased()]
     }
 
-    /// Two ASCII letters, upper-cased, as the sales reports write a country; `nil` otherwise.
+    /// Every alpha-2 code, and `XK` (Kosovo: user-assigned, and a storefront the stores sell in).
+    static let alpha2Codes = Set(alpha2ByAlpha3.values).union(["XK"])
+
+    /// An alpha-2 code, upper-cased, as the sales reports write a country; `nil` for anything
+    /// else, two letters that name no country (`XX`, `ZZ`) among them.
     static func twoLetter(_ code: String) -> String? {
         let upper = code.uppercased()
-        guard upper.utf8.count == 2, upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
+        guard upper.utf8.count == 2, alpha2Codes.contains(upper) else { return nil }
         return upper
     }
 }

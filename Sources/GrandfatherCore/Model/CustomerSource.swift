@@ -11,7 +11,10 @@
 /// (`ClaimedOrderRules`), is the store's record of the purchase: it ranks just below a verified
 /// App Store app transaction, the other store's own record, and above everything a team or a
 /// service keeps. A stored Google Play licensing verdict (`LicensingRules`) says only that the
-/// app was bought by then: it ranks just below the customers file.
+/// app was bought by then: it ranks just below the customers file. A customer made only from
+/// its Google Play subscriptions (stored `subscriptionsv2` responses) is Google's record of the
+/// subscriber, kept by the team unsigned: it ranks with an unverified App Store record, just
+/// below it, and above what RevenueCat keeps.
 public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
     case appStoreVerified = 1
     case googlePlayOrder
@@ -19,6 +22,7 @@ public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
     case customersFile
     case playLicensing
     case appStoreUnverified
+    case playSubscription
     case customerList
     case exportRow
 
@@ -30,6 +34,7 @@ public enum CustomerSource: UInt8, CaseIterable, Comparable, Sendable, Codable {
         case .subscriberResponse: return "revenuecat_subscriber"
         case .customersFile: return "customers_file"
         case .playLicensing: return "play_licensing"
+        case .playSubscription: return "google_play_subscription"
         case .appStoreUnverified: return "app_store_unverified"
         case .customerList: return "revenuecat_customer_list"
         case .exportRow: return "revenuecat_export"

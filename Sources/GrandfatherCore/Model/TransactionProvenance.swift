@@ -30,6 +30,11 @@ public enum TransactionShape: UInt8, CaseIterable, Sendable {
         }
     }
 
+    /// The source of the record a customer known only from rows of this shape is made from
+    /// (SPEC §9, a store's platform): Google's own, for a Play subscription; else an export
+    /// row's, the weakest.
+    var storeRecordSource: CustomerSource { self == .playSubscription ? .playSubscription : .exportRow }
+
     /// The facts a record of this shape states: a fact missing from the list is one the
     /// shape has no place for, so a delivery in it says nothing of that fact (an absent value
     /// in a fact it does state says "none": no refund, no expiry).

@@ -33,9 +33,10 @@ enum CustomerFactRules {
     }
 
     /// SPEC §9, a store's platform: the record the stores a customer bought in make (`nil`
-    /// platform when their stores give none), from the weakest source, `exportRow`.
-    static func storeRecord(id: String, platform: Platform?) -> Customer {
-        Customer(id: id, platform: platform).read(from: .exportRow, facts: platform == nil ? [] : [.platform])
+    /// platform when their stores give none), from the source of the rows that named them
+    /// (`TransactionShape.storeRecordSource`; the stronger, when two did).
+    static func storeRecord(id: String, platform: Platform?, source: CustomerSource) -> Customer {
+        Customer(id: id, platform: platform).read(from: source, facts: platform == nil ? [] : [.platform])
     }
 
     /// SPEC §9, a store's platform: whether a customer's record, from any source, leaves room

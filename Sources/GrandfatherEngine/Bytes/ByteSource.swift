@@ -105,5 +105,20 @@ public final class ByteSource: @unchecked Sendable {
     }
 }
 
+extension ByteSource {
+    /// SHA-256 of the text the file holds, as read (decompressed, decoded from UTF-16, after
+    /// any byte-order mark): one report given plain and gzip-compressed has one content digest.
+    public func contentSHA256() throws(EngineError) -> String {
+        var hasher = SHA256()
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        var offset = dataStart
+        while case let count = try read(at: offset, count: Self.chunkSize, into: &chunk), count > 0 {
+            chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            offset += count
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
 /// The byte-order mark some exports start with.
 public let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]

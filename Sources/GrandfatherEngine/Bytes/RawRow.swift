@@ -9,13 +9,15 @@ public struct RawRow {
     public struct Span: Equatable {
         public var start: Int
         /// Byte count; `absent` when the field is missing, empty or JSON null; `nested` for a
-        /// JSON object or array in a known field (SPEC §8.3 rejects the row).
+        /// JSON object or array in a known field (SPEC §8.3 rejects the row); `boolean` for
+        /// `true` or `false`, which no field of SPEC §2 is (a broken export's, rejected too).
         public var count: Int
         /// 1-based CSV column of the field, 0 for JSON.
         public var column: Int
 
         public static let absent = -1
         public static let nested = -2
+        public static let boolean = -3
     }
 
     /// A known field longer than this rejects the row: no id, enum value, timestamp or price
@@ -63,6 +65,11 @@ public struct RawRow {
     /// Marks a field as holding a nested JSON value.
     public func setNested(field: Int) {
         spans[field] = Span(start: 0, count: Span.nested, column: 0)
+    }
+
+    /// Marks a field as holding a JSON `true` or `false`.
+    public func setBoolean(field: Int) {
+        spans[field] = Span(start: 0, count: Span.boolean, column: 0)
     }
 
     /// Whether a field has a value.

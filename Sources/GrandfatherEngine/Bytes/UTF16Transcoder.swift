@@ -1,7 +1,8 @@
 /// Turns UTF-16 text (little- or big-endian, as its byte-order mark says) into UTF-8 as it
 /// streams by, so that a report Google Play writes in UTF-16 reads like any other file.
-/// The mark itself is dropped; a lone surrogate or an odd last byte becomes U+FFFD, as
-/// invalid UTF-8 does everywhere else.
+/// The mark itself is dropped. A lone surrogate is written in its own three-byte form and an
+/// odd last byte as 0xFF: neither is UTF-8, so the row that holds one is rejected at its line
+/// as a row holding invalid UTF-8 is, rather than read with U+FFFD in its place.
 struct UTF16Transcoder {
     /// The byte order a file's first two bytes mark it as UTF-16 in: `true` for big-endian,
     /// `false` for little-endian, `nil` when they are no UTF-16 mark.
@@ -42,9 +43,10 @@ struct UTF16Transcoder {
         }
     }
 
-    /// Ends the text: what is left half-read becomes U+FFFD.
+    /// Ends the text: what is left half-read is written as bytes that are not UTF-8.
     mutating func finish(into output: inout [UInt8]) {
-        if high != nil || oddByte != nil { Self.append(0xFFFD, to: &output) }
+        if let first = high { Self.append(UInt32(first), to: &output) }
+        if oddByte != nil { output.append(0xFF) }
         high = nil
         oddByte = nil
     }
@@ -52,18 +54,18 @@ struct UTF16Transcoder {
     private mutating func unit(_ unit: UInt16, into output: inout [UInt8]) {
         switch unit {
         case 0xD800...0xDBFF:
-            if high != nil { Self.append(0xFFFD, to: &output) }
+            if let first = high { Self.append(UInt32(first), to: &output) }
             high = unit
         case 0xDC00...0xDFFF:
             guard let first = high else {
-                Self.append(0xFFFD, to: &output)
+                Self.append(UInt32(unit), to: &output)
                 return
             }
             high = nil
             Self.append(0x10000 + (UInt32(first - 0xD800) << 10 | UInt32(unit - 0xDC00)), to: &output)
         default:
-            if high != nil {
-                Self.append(0xFFFD, to: &output)
+            if let first = high {
+                Self.append(UInt32(first), to: &output)
                 high = nil
             }
             Self.append(UInt32(unit), to: &output)

@@ -115,6 +115,7 @@ public struct FlatObjectReader {
             guard position < end else { return false }
             var valueStart = position
             let valueEnd: Int
+            var isBoolean = false
             switch byte(position) {
             case quote:
                 guard let closing = stringEnd(base, from: position + 1, to: end, stops: &stops) else { return false }
@@ -129,12 +130,14 @@ public struct FlatObjectReader {
                 guard end - position >= 4, load32(base, position) == trueWord else { return false }
                 valueEnd = position + 4
                 position += 4
+                isBoolean = true
             case lowerF:
                 guard end - position >= 5, load32(base, position) == falsWord, byte(position + 4) == lowerE else {
                     return false
                 }
                 valueEnd = position + 5
                 position += 5
+                isBoolean = true
             case lowerN:
                 guard end - position >= 4, load32(base, position) == nullWord else { return false }
                 // null: the field stays absent.
@@ -149,9 +152,13 @@ public struct FlatObjectReader {
                 guard seen & bit == 0 else { return false }
                 seen |= bit
                 // As the scanner keeps it: one byte past the limit shows a field is too long.
-                state.row.set(
-                    field: field, column: 0, start: valueStart,
-                    count: min(valueEnd - valueStart, RawRow.maximumFieldBytes + 1))
+                if isBoolean {
+                    state.row.setBoolean(field: field)
+                } else {
+                    state.row.set(
+                        field: field, column: 0, start: valueStart,
+                        count: min(valueEnd - valueStart, RawRow.maximumFieldBytes + 1))
+                }
             }
             skipSpaces(&position)
             guard position < end else { return false }

@@ -239,10 +239,10 @@ public struct JSONReader {
             }
         case UInt8(ascii: "t"):
             try parser.literal("true")
-            if field >= 0 { scratch.store(field: field, text: "true") }
+            if field >= 0 { scratch.row.setBoolean(field: field) }
         case UInt8(ascii: "f"):
             try parser.literal("false")
-            if field >= 0 { scratch.store(field: field, text: "false") }
+            if field >= 0 { scratch.row.setBoolean(field: field) }
         case UInt8(ascii: "n"):
             try parser.literal("null")
         default:
@@ -386,10 +386,6 @@ private struct RecordScratch {
         // Growing may move the buffer: the row always points at its current base.
         row.base = UnsafeRawPointer(buffer.base)
         row.set(field: field, column: 0, start: start, count: count)
-    }
-
-    public mutating func store(field: Int, text: StaticString) {
-        store(field: field, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     public func deallocate() {

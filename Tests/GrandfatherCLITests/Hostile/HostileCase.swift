@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// One hostile or careless input and what must come of it, run against the built binary.
@@ -47,6 +48,8 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case untouched(String)
         /// `grandfather explain` answers for every customer of the run's snapshot.
         case explainsEveryCustomer
+        /// The run's snapshot answers this query with these rows, each `|`-joined, one a line.
+        case snapshot(String, is: String)
         /// The JSON log's `result` has an `as_of` at least a second after its `start` event:
         /// the default as-of was taken when the lock was, not when the run started.
         case asOfTakenAtTheLock
@@ -154,6 +157,21 @@ extension HostileCase {
             let started = try #require(start.flatMap(parser.date(from:)), "\(result.stderr)")
             let audited = try #require(asOf.flatMap(parser.date(from:)), "\(result.stderr)")
             #expect(audited.timeIntervalSince(started) >= 1, "start \(started), as of \(audited)")
+        case .snapshot(let query, let expected):
+            let rows = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite")).queue.read { db in
+                try Row.fetchAll(db, sql: query).map { row in
+                    row.databaseValues.map { value -> String in
+                        switch value.storage {
+                        case .null: ""
+                        case .int64(let number): String(number)
+                        case .double(let number): String(number)
+                        case .string(let text): text
+                        case .blob(let data): data.base64EncodedString()
+                        }
+                    }.joined(separator: "|")
+                }
+            }
+            #expect(rows.joined(separator: "\n") == expected, "\(query)")
         case .explainsEveryCustomer:
             let ids = try SnapshotDump(path: cli.path("out/latest/snapshot.sqlite")).queue.read { db in
                 try String.fetchAll(db, sql: "SELECT customer_id FROM customers")
@@ -226,6 +244,7 @@ extension HostileCase {
             case .absent(let name): return "no `\(name)` made"
             case .untouched(let name): return "every byte under `\(name)` as it was"
             case .explainsEveryCustomer: return "`explain` answers for every customer"
+            case .snapshot(let query, let expected): return "`\(query)` gives `\(Self.shown(expected))`"
             case .asOfTakenAtTheLock: return "the default as-of is when the lock was taken"
             }
         }

@@ -38,14 +38,18 @@ extension HostileCatalogue {
             }).map { $0.joined(separator: "\t") + "\n" }.joined()
     }
 
-    static let kit: [HostileCase] = [
+    static let kit: [HostileCase] = kitPlay + kitSales + kitReaders
+
+    /// Google Play's subscription files: chains, tokens, redeliveries, provenance.
+    static let kitPlay: [HostileCase] = [
         .read(
             "20,000 Google Play responses linked into one chain (`linkedPurchaseToken` t<i+1> → t<i>, 3 MB)", "51.1",
             [.stdout("2 customers ("), .file("out/latest/customers.csv", contains: "p0,")],
             make: HostileCase.auditing(
                 "chain.jsonl",
-                (0..<20_000).map {
-                    playResponse("t\($0)", linked: $0 == 0 ? nil : "t\($0 - 1)", account: $0 == 0 ? "p0" : nil)
+                (0..<20_000).map { (index: Int) -> String in
+                    playResponse(
+                        "t\(index)", linked: index == 0 ? nil : "t\(index - 1)", account: index == 0 ? "p0" : nil)
                 }
                 .joined())),
         .read(
@@ -53,8 +57,8 @@ extension HostileCatalogue {
             [.stdout("2 customers ("), .file("out/latest/customers.csv", contains: "p0,")],
             make: HostileCase.auditing(
                 "loop.jsonl",
-                (0..<20_000).map {
-                    playResponse("t\($0)", linked: "t\(($0 + 19_999) % 20_000)", account: $0 == 0 ? "p0" : nil)
+                (0..<20_000).map { (index: Int) -> String in
+                    playResponse("t\(index)", linked: "t\((index + 19_999) % 20_000)", account: index == 0 ? "p0" : nil)
                 }
                 .joined())),
         .read(
@@ -65,6 +69,37 @@ extension HostileCatalogue {
                 (1...7).map { #"{"subscription":"# + playResponse("w\($0)", account: "p\($0)").dropLast() + "}\n" }
                     .joined())),
         .read(
+            "two Google Play notifications with one `messageId` and different content (renewed, then revoked), in two files",
+            "51.3", [.file("out/latest/customers.csv", contains: "refunded")]
+        ) { cli in
+            try cli.write("responses.jsonl", playResponse("tok", account: "r1"))
+            try cli.write("renewed.jsonl", playEnvelope("m1", token: "tok", type: 2))
+            try cli.write("revoked.jsonl", playEnvelope("m1", token: "tok", type: 12))
+            return .audit(["good.csv", "responses.jsonl", "renewed.jsonl", "revoked.jsonl"])
+        },
+        .read(
+            "a customer known only from a stored Google Play subscription, with no RevenueCat file given", "51.12",
+            [
+                .snapshot(
+                    "SELECT customer_id, facts_source FROM customers ORDER BY customer_id",
+                    is: "good|customers_file\np1|google_play_subscription")
+            ],
+            make: HostileCase.auditing("subscriptions.jsonl", playResponse("tok", account: "p1"))),
+        .read(
+            "a stored Google Play response whose `packageName` is another app's, under a policy naming the paid app",
+            "51.16", [.rejected("packageName 'com.other.app' is not an app sales.paid_app names")]
+        ) { cli in
+            try cli.write("paid.json", paidAppPolicy)
+            try cli.write(
+                "subscriptions.jsonl",
+                #"{"packageName":"com.other.app","# + playResponse("tok", account: "p1").dropFirst())
+            return .arguments(paidAppAudit + ["good.csv", "subscriptions.jsonl"])
+        },
+    ]
+
+    /// The stores' sales reports and the claims set against them.
+    static let kitSales: [HostileCase] = [
+        .read(
             "an App Store sales report of 1,000 copies whose first Title begins with `\"`", "51.4",
             [.file("out/latest/summary.md", contains: "1000 paid copies before the cutover")],
             make: HostileCase.auditing(
@@ -74,33 +109,6 @@ extension HostileCatalogue {
             [.rejected("1099511627775 copies would carry the copies counted past 9007199254740992")],
             make: HostileCase.auditing(
                 "S_D_huge.txt", appleSalesReport(Array(repeating: ("Maps", "1099511627775"), count: 8_193)))),
-        .read(
-            "a licensing verdict `LICENSED` at `timestampMillis: \"0\"` (1970), under a date basis", "51.9",
-            [.rejected("is before 2010-07-27, when Google Play's licensing began"), .stdout("(0 grandfathered")]
-        ) { cli in
-            try cli.write("date.json", datePolicy)
-            try cli.write(
-                "verdicts.jsonl",
-                #"{"customer_id":"v1","requestDetails":{"timestampMillis":"0"},"#
-                    + #""accountDetails":{"appLicensingVerdict":"LICENSED"}}"# + "\n")
-            return .arguments(dateAudit + ["good.csv", "verdicts.jsonl"])
-        },
-        .read(
-            "a customer whose `order_number` is a JSON array, and one whose is an object", "51.10",
-            [.rejected("order_number holds a JSON object or array"), .stdout("3 rows read, 2 rejected")],
-            make: HostileCase.auditing(
-                "customers.jsonl",
-                #"{"customer_id":"a1","platform":"android","order_number":["GPA.1"]}"# + "\n"
-                    + #"{"customer_id":"a2","platform":"android","order_number":{"id":"GPA.2"}}"# + "\n")),
-        .read(
-            "two Google Play notifications with one `messageId` and different content (renewed, then revoked), in two files",
-            "51.3", [.file("out/latest/customers.csv", contains: "refunded")]
-        ) { cli in
-            try cli.write("responses.jsonl", playResponse("tok", account: "r1"))
-            try cli.write("renewed.jsonl", playEnvelope("m1", token: "tok", type: 2))
-            try cli.write("revoked.jsonl", playEnvelope("m1", token: "tok", type: 12))
-            return .audit(["good.csv", "responses.jsonl", "renewed.jsonl", "revoked.jsonl"])
-        },
         .read(
             "1,200 App Store sales reports of one row each, all of one day", "51.6",
             [
@@ -131,7 +139,127 @@ extension HostileCatalogue {
             "an App Store sales report whose returns (−5) outnumber its paid copies (1)", "51.8",
             [.file("out/latest/summary.md", contains: "the reports return 4 copies more than they sell")],
             make: HostileCase.auditing("S_D_returns.txt", appleSalesReport([("Maps", "1"), ("Maps", "-5")]))),
+        .read(
+            "a claimed order number pasted with no-break spaces around it (U+00A0)", "51.16",
+            [.snapshot("SELECT count(*) FROM customer_flags WHERE flag = 'order_not_found'", is: "0")]
+        ) { cli in
+            try cli.write(
+                "salesreport_202402.csv",
+                "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Product ID,Product Type,"
+                    + "Charged Amount,Country of Buyer\nGPA.1,2024-02-10,1707523200,Charged,com.example.maps,paidapp,"
+                    + "3.99,US\n")
+            try cli.write("claims.csv", "customer_id,order_number\nc1,\u{00A0}GPA.1\u{00A0}\n")
+            return .audit(["good.csv", "salesreport_202402.csv", "claims.csv"])
+        },
+        .read(
+            "an App Store sales report whose Country Code is `XX`", "51.16",
+            [.rejected("Country Code 'XX' is not an ISO 3166-1 country code")],
+            make: HostileCase.auditing(
+                "S_D_xx.txt",
+                appleSalesReport([("Maps", "1")]).replacingOccurrences(of: "\tUS\tUSD\t111", with: "\tXX\tUSD\t111"))),
+        .read(
+            "one App Store sales report given plain and gzip-compressed", "51.16",
+            [.file("out/latest/summary.md", contains: "3 paid copies before the cutover")]
+        ) { cli in
+            try cli.write("S_D_one.txt", appleSalesReport([("Maps", "3")]))
+            return .script(
+                "gzip -c S_D_one.txt > S_D_one.txt.gz && exec \"$GRANDFATHER\" "
+                    + HostileCase.auditArguments.joined(separator: " ") + " good.csv S_D_one.txt S_D_one.txt.gz")
+        },
     ]
+
+    /// What any reader meets: first lines, recognition, encodings, ids.
+    static let kitReaders: [HostileCase] = [
+        .read(
+            "a licensing verdict `LICENSED` at `timestampMillis: \"0\"` (1970), under a date basis", "51.9",
+            [.rejected("is before 2010-07-27, when Google Play's licensing began"), .stdout("(0 grandfathered")]
+        ) { cli in
+            try cli.write("date.json", datePolicy)
+            let verdict: String =
+                #"{"customer_id":"v1","requestDetails":{"timestampMillis":"0"},"#
+                + #""accountDetails":{"appLicensingVerdict":"LICENSED"}}"#
+            try cli.write("verdicts.jsonl", verdict + "\n")
+            let arguments: [String] = dateAudit + ["good.csv", "verdicts.jsonl"]
+            return .arguments(arguments)
+        },
+        .read(
+            "a customer whose `order_number` is a JSON array, and one whose is an object", "51.10",
+            [.rejected("order_number holds a JSON object or array"), .stdout("3 rows read, 2 rejected")],
+            make: HostileCase.auditing(
+                "customers.jsonl",
+                #"{"customer_id":"a1","platform":"android","order_number":["GPA.1"]}"# + "\n"
+                    + #"{"customer_id":"a2","platform":"android","order_number":{"id":"GPA.2"}}"# + "\n")),
+        .read(
+            "a licensing verdicts file whose first verdict lacks `customer_id`", "51.13",
+            [.rejected("customer_id is missing: a stored verdict names"), .stdout("3 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "verdicts.jsonl",
+                #"{"requestDetails":{"timestampMillis":"1707523200000"},"accountDetails":{"appLicensingVerdict":"LICENSED"}}"#
+                    + "\n"
+                    + #"{"customer_id":"v2","requestDetails":{"timestampMillis":"1707523200000"},"#
+                    + #""accountDetails":{"appLicensingVerdict":"LICENSED"}}"# + "\n")),
+        .refused(
+            "an App Store Connect financial report (not the Summary Sales Report)", "51.14",
+            .line(
+                "fin.txt: error: an App Store Connect financial report (Start Date, Partner Share, …), which Grandfather does not read: give the Summary Sales Report of the same months (docs/Sales.md)"
+            ),
+            make: HostileCase.auditing(
+                "fin.txt",
+                "Start Date\tEnd Date\tUPC\tISRC/ISBN\tVendor Identifier\tQuantity\tPartner Share\tExtended Partner Share\n"
+                    + "01/01/2024\t01/31/2024\t\t\tmaps\t3\t0.70\t2.10\n")),
+        .refused(
+            "a customers file in UTF-16 with no byte order mark", "51.14",
+            .line(
+                "u16.csv: error: the file looks like UTF-16 with no byte order mark (every other byte is NUL): save it as UTF-8, or as UTF-16 with its byte order mark"
+            ),
+            make: HostileCase.auditing(
+                "u16.csv",
+                bytes: littleEndian(Array("customer_id,platform\nc1,ios\n".utf16)))),
+        .refused(
+            "a pretty-printed JSON document that is no record any reader takes", "51.14",
+            .line(
+                "doc.json: error: a JSON file whose first object has the keys 'foo', 'bar': no reader takes it; "
+                    + "canonical customers need customer_id and platform; transactions need transaction_id, "
+                    + "customer_id, product_id, product_type and purchase_date (docs/Inputs.md lists every format read)"
+            ),
+            make: HostileCase.auditing("doc.json", "{\n  \"foo\": 1,\n  \"bar\": [1,\n 2]\n}\n")),
+        .read(
+            "a claimed orders file whose header is quoted (`\"customer_id\",\"order_number\"`)", "51.14",
+            [.file("out/latest/summary.md", contains: "claimed-orders")],
+            make: HostileCase.auditing("claims.csv", "\"customer_id\",\"order_number\"\nc1,GPA.1\n")),
+        .read(
+            "an LVL verdict whose packageName is empty, under a policy naming the paid app", "51.16",
+            [.stdout("2 rows read, 0 rejected")]
+        ) { cli in
+            try cli.write("paid.json", paidAppPolicy)
+            try cli.write("verdicts.jsonl", #"{"customer_id":"v1","signed_data":"0|1||7|u|1707523200000"}"# + "\n")
+            return .arguments(paidAppAudit + ["good.csv", "verdicts.jsonl"])
+        },
+        .read(
+            "a UTF-16 customers file whose second row holds a lone surrogate", "51.16",
+            [.rejected("is not valid UTF-8"), .stdout("4 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "u16.csv",
+                bytes: [0xFF, 0xFE] + littleEndian(Array("customer_id,platform\nc1,ios\nc2".utf16) + [0xD800])
+                    + littleEndian(Array(",ios\nc3,ios\n".utf16)))),
+        .read(
+            "a canonical JSON customer whose `customer_id` is `true`", "51.16",
+            [.rejected("customer_id holds true or false, not a value of its field"), .stdout("1 customer (")],
+            make: HostileCase.auditing("customers.jsonl", #"{"customer_id": true, "platform": "ios"}"# + "\n")),
+    ]
+
+    /// UTF-16 code units as little-endian bytes.
+    static func littleEndian(_ units: [UInt16]) -> [UInt8] {
+        units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    /// A policy naming the paid app, and an audit under it.
+    static let paidAppPolicy = """
+        {"cutover": {"date": "2024-03-01T00:00:00Z", "versions": {"default": "245"}},
+         "grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1,
+         "sales": {"paid_app": ["com.example.maps"]}}
+        """
+    static let paidAppAudit = ["audit", "--policy", "paid.json", "--as-of", "2024-06-01T00:00:00Z", "--out", "out"]
 
     /// A Pub/Sub push envelope around a subscription notification of `token`, at 2024-05-01.
     static func playEnvelope(_ id: String, token: String, type: Int) -> String {

@@ -10,7 +10,13 @@ struct RecordingSink: RowSink {
 
     mutating func accept(_ row: RawRow) {
         let fields = (0..<fieldCount).map { field -> String in
-            guard row.has(field) else { return row.spans[field].count == RawRow.Span.nested ? "nested" : "-" }
+            guard row.has(field) else {
+                switch row.spans[field].count {
+                case RawRow.Span.nested: return "nested"
+                case RawRow.Span.boolean: return "boolean"
+                default: return "-"
+                }
+            }
             return "\(row.column(of: field) ?? 0):\(Array(row.bytes(field)))"
         }
         events.append("row \(row.line) " + fields.joined(separator: " "))

@@ -18,29 +18,33 @@ enum CanonicalSource: InputSource {
             names = found
         } else {
             header = nil
-            names = try firstObjectKeys(&file, format: format)
+            guard let keys = try firstObjectKeys(&file, format: format) else { return nil }
+            names = keys
         }
-        guard let kind = RecordKind.recognize(fieldNames: names) else {
-            throw .input(
-                file: file.path, line: 1,
-                message: "cannot tell customers from transactions: the fields match both or neither equally")
-        }
+        // Fields that match both kinds equally, or neither: not a canonical file; the recogniser
+        // says what the file looks like instead.
+        guard let kind = RecordKind.recognize(fieldNames: names) else { return nil }
         if let header { try CanonicalRecognition.checkHeader(header, kind: kind, path: file.path) }
         return RecognizedInput(
             description: file.describe(format: format, kind: kind), source: Self.self, detail: header)
     }
 
     /// The keys of the first JSON object, reading more of the file while a syntax error at
-    /// the end of what was read may be cured by the rest.
+    /// the end of what was read may be cured by the rest; `nil` for a document spread over
+    /// lines whose keys are not a canonical record's (no reader takes it).
     private static func firstObjectKeys(
         _ file: inout FilePeek, format: InputFormat
-    ) throws(GrandfatherError) -> [String] {
+    ) throws(GrandfatherError) -> [String]? {
         var (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
         while keys == nil, file.prefix.count < JSONDocuments.maximumPeek, try file.readMore() {
             (keys, problem) = JSONReader.firstObjectKeys(file.prefix, layout: format.layout)
         }
         if let keys { return keys }
         if format == .jsonLines, let problem, CanonicalRecognition.lineEndsInside(file.prefix, problem) {
+            // Spread over lines: a canonical record written so is told how to write it; any other
+            // document is no canonical file at all.
+            guard let document = try file.firstJSONRecord(), RecordKind.recognize(fieldNames: document.keys) != nil
+            else { return nil }
             throw .input(
                 file: file.path, line: problem.line,
                 message:

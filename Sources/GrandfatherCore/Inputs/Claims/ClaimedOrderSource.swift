@@ -16,8 +16,9 @@ enum ClaimedOrderSource: InputSource {
 
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let line = file.firstLine() else { return nil }
+        // A spreadsheet may quote the names: `"customer_id","order_number"` is the same header.
         let names = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-            trimmed(String(decoding: $0, as: UTF8.self)).lowercased()
+            unquoted(trimmed(String(decoding: $0, as: UTF8.self))).lowercased()
         }
         guard names.count == 2, Set(names) == Set(columns) else { return nil }
         return RecognizedInput(
@@ -51,9 +52,15 @@ enum ClaimedOrderSource: InputSource {
         return outcome
     }
 
-    /// `text` without the spaces and tabs around it.
+    /// `text` without one pair of double quotes around it.
+    private static func unquoted(_ text: String) -> String {
+        text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    /// `text` without the white space around it: spaces and tabs, and the no-break spaces a
+    /// number pasted from a web page brings (U+00A0, U+202F…).
     static func trimmed(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
     /// Takes each row's claim, or rejects it.

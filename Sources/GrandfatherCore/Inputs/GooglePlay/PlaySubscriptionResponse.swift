@@ -63,11 +63,19 @@ enum PlaySubscriptionResponse {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Reads one response.
-    static func read(_ entry: Entry) -> Result<PlaySubscriptionRules.Snapshot, Problem> {
+    /// Reads one response. `sales.paid_app` names the app when the policy does: a response
+    /// stored with the `packageName` of another app is refused, as a notification is.
+    static func read(_ entry: Entry, sales: SalesPolicy = SalesPolicy()) -> Result<
+        PlaySubscriptionRules.Snapshot, Problem
+    > {
         let body = entry.body
         guard body.isObject else { return .failure(Problem("a subscriptionsv2 response must be a JSON object")) }
         do throws(Problem) {
+            for place in [body, entry.record].compactMap(\.self) {
+                if let package = try member(place, "packageName", "packageName"), sales.rulesOut([package]) {
+                    throw Problem("packageName '\(Excerpt.of(package))' is not an app sales.paid_app names")
+                }
+            }
             // The response's own token outranks the record's around it, and both outrank the key
             // it is filed under: responses stored as `{"subscription": {…}}` are not one token.
             var token: String?

@@ -101,7 +101,7 @@ enum PlaySubscriptionSource: InputSource {
             // Only responses give transactions; the customer source is never asked for.
             var sink =
                 file.shape == .responses
-                ? stream.sink(file: path, kind: .transactions, customerSource: .exportRow) : nil
+                ? stream.sink(file: path, kind: .transactions, customerSource: .playSubscription) : nil
             var rejections: [Rejection] = []
             var report = InputReport(
                 path: path, format: file.shape.format, kind: file.input.description.kind,
@@ -154,7 +154,7 @@ enum PlaySubscriptionSource: InputSource {
         switch shape {
         case .responses:
             return PlaySubscriptionResponse.entries(value).map { entry in
-                switch PlaySubscriptionResponse.read(entry) {
+                switch PlaySubscriptionResponse.read(entry, sales: sales) {
                 case .success(let snapshot): (entry.body.line, .snapshot(snapshot))
                 case .failure(let problem): (entry.body.line, .rejected(problem.reason))
                 }

@@ -20,19 +20,32 @@ enum LicensingVerdict {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// The object's keys that tell a verdict file, beside `customer_id`.
+    /// The object's keys that tell a verdict file: Google's answer, whatever stands beside it.
     static let shapeKeys = ["accountDetails", "tokenPayloadExternal", "signed_data"]
 
-    /// Whether the first object of a file is a stored verdict.
+    /// Whether the first object of a file is a stored verdict: it holds Google's answer. A first
+    /// verdict without `customer_id` is still one, rejected at its line as any later one is,
+    /// rather than a file no source takes.
     static func recognizes(keys: [String]) -> Bool {
-        keys.contains("customer_id") && keys.contains { shapeKeys.contains($0) }
+        keys.contains { shapeKeys.contains($0) }
     }
 
     /// The verdict `body` holds, or why it cannot be read. `sales.paid_app` names the app when
     /// the policy does (`sales.paid_app`): a verdict about another app is rejected.
     static func read(_ body: JSONValue.Located, sales: SalesPolicy) -> Result<LicensingRules.Verdict, Problem> {
         guard body.isObject else { return .failure(Problem("a licensing verdict must be a JSON object")) }
-        guard let id = body["customer_id"]?.text else { return .failure(Problem("customer_id is missing")) }
+        // An id is a string or a number: `true` from a broken export is no customer's.
+        if let given = body["customer_id"] {
+            switch given.value {
+            case .string, .number, .null: break
+            default: return .failure(Problem("customer_id is \(given.typeName), not an id"))
+            }
+        }
+        guard let id = body["customer_id"]?.text else {
+            return .failure(
+                Problem(
+                    "customer_id is missing: a stored verdict names the customer's account id beside Google's answer"))
+        }
         if let problem = IngestSink.problem(id, named: "customer_id") { return .failure(Problem(problem)) }
         if let signed = body["signed_data"] {
             guard let text = signed.string else { return .failure(Problem("signed_data must be a string")) }
@@ -78,7 +91,8 @@ enum LicensingVerdict {
         case .success(let time): at = time
         case .failure(let problem): return .failure(problem)
         }
-        if sales.rulesOut([String(fields[2])]) {
+        // An empty package names no app, as a verdict or notification without one does.
+        if !fields[2].isEmpty, sales.rulesOut([String(fields[2])]) {
             return .failure(
                 Problem(
                     "signed_data's packageName '\(Excerpt.of(String(fields[2])))' is not an app sales.paid_app names"))

@@ -115,7 +115,7 @@ struct AppleSalesRows: SalesRows {
         guard let country = text(.countryCode).flatMap(CountryCodes.twoLetter) else {
             return .rejected(
                 AppleSalesColumn.countryCode.name,
-                "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not two letters")
+                "Country Code '\(Excerpt.of(text(.countryCode) ?? ""))' is not an ISO 3166-1 country code")
         }
         let period = ReportDay.period(from: begins, to: ends, against: policy.cutover)
         var counted = SalesPopulation.Units()

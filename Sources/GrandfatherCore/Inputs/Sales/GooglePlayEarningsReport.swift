@@ -95,7 +95,7 @@ struct GooglePlayEarningsRows: SalesRows {
             guard let code = CountryCodes.twoLetter(given) else {
                 return .rejected(
                     GooglePlayEarningsColumn.buyerCountry.name,
-                    "Buyer Country '\(Excerpt.of(given))' is not two letters")
+                    "Buyer Country '\(Excerpt.of(given))' is not an ISO 3166-1 country code")
             }
             country = code
         }

@@ -102,7 +102,8 @@ struct GooglePlaySalesRows: SalesRows {
             guard let code = CountryCodes.twoLetter(given)
             else {
                 return .rejected(
-                    GooglePlaySalesColumn.country.name, "Country of Buyer '\(Excerpt.of(given))' is not two letters")
+                    GooglePlaySalesColumn.country.name,
+                    "Country of Buyer '\(Excerpt.of(given))' is not an ISO 3166-1 country code")
             }
             country = code
         }

@@ -116,8 +116,10 @@ enum SalesReportSource: InputSource {
                 try engineWork { try reader.read(source, into: &sink, meter: stream.meter) }
             }
             let accepted = sink.rowsRead - sink.rejections.count
-            // The same report given twice (by one path or two) is counted once: its rows repeat.
-            let first = digests[digest]
+            // The same report given twice (by one path or two, plain or compressed) is counted once:
+            // its rows repeat.
+            let content = try engineWork { try source.contentSHA256() }
+            let first = digests[content]
             if let first {
                 if first != path {
                     var repeated = SalesPopulation()
@@ -125,7 +127,7 @@ enum SalesReportSource: InputSource {
                     outcome.population.merge(repeated)
                 }
             } else {
-                digests[digest] = path
+                digests[content] = path
                 outcome.population.merge(sink.population)
             }
             let report = InputReport(

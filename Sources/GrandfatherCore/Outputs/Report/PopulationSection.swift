@@ -83,7 +83,7 @@ public enum PopulationSection {
     public static func warnings(_ population: SalesPopulation) -> [String] {
         var lines: [String] = []
         for (path, file) in population.files.sorted(by: { $0.key < $1.key }) {
-            if let first = file.repeats { lines.append("\(path) repeats \(first) byte for byte: counted once.") }
+            if let first = file.repeats { lines.append("\(path) holds the same report as \(first): counted once.") }
         }
         for group in population.overlappingFiles {
             // A group is named by its first few files: a line per group, of bounded length.

@@ -21,8 +21,9 @@ final class Ledger {
     /// Whether a customers input gave the slot its record.
     @exclusivity(unchecked) private var hasRecord: [Bool] = []
     @exclusivity(unchecked) private var activities: [CustomerActivity] = []
-    /// The platform of the stores a slot's export rows were bought in (`Platform.index` + 1;
-    /// 0 for none): a byte noted per row, made into the customer's weakest record by `finish`.
+    /// The platform of the stores a slot's export or Play rows were bought in (`Platform.index`
+    /// + 1; 0 for none), and whether Google Play's own rows named it (`playNoted`): a byte noted
+    /// per row, made into the customer's store record by `finish`.
     @exclusivity(unchecked) private var storePlatforms: [UInt8] = []
     /// The rows other sources gave for a slot whose record came from one source (SPEC §9):
     /// few customers have any, so they are kept apart and assembled by `finish`.
@@ -124,7 +125,7 @@ final class Ledger {
         for (row, slot) in zip(rows, slots) {
             activities[Int(slot)].fold(batch.rows[Int(row)], of: batch, rules: rules)
             if let platform = batch.rows[Int(row)].storePlatform {
-                note(platform, ofStoreFor: Int(slot))
+                note(platform, from: batch.rows[Int(row)].provenance.shape.storeRecordSource, ofStoreFor: Int(slot))
             } else if batch.rows[Int(row)].provenance.shape.namesItsCustomer, storePlatforms[Int(slot)] == 0 {
                 storePlatforms[Int(slot)] = Self.noStorePlatform
             }
@@ -138,14 +139,26 @@ final class Ledger {
     /// `finish` makes the customer's record (`CustomerFactRules.storeRecord`); of several
     /// stores, the one `CustomerFactRules.storePlatform` picks. One byte per slot: a record per
     /// row would be a cache miss per row.
+    /// The record's source rides in the byte's high half: the source of the row whose platform
+    /// is kept, the stronger of two that name one platform.
     @inline(__always)
-    private func note(_ platform: Platform, ofStoreFor slot: Int) {
+    private func note(_ platform: Platform, from source: CustomerSource, ofStoreFor slot: Int) {
         let noted = storePlatforms[slot]
-        let kept =
-            noted == 0 || noted == Self.noStorePlatform
-            ? platform : CustomerFactRules.storePlatform(platform, Self.platforms[Int(noted) - 1])
-        storePlatforms[slot] = UInt8(kept.index + 1)
+        let byPlay = source == .playSubscription ? Self.playNoted : 0
+        guard noted != 0, noted != Self.noStorePlatform else {
+            storePlatforms[slot] = UInt8(platform.index + 1) | byPlay
+            return
+        }
+        let held = Self.platforms[Int(noted & Self.platformBits) - 1]
+        let kept = CustomerFactRules.storePlatform(platform, held)
+        let keptByPlay = kept == held ? (noted & Self.playNoted) | (kept == platform ? byPlay : 0) : byPlay
+        storePlatforms[slot] = UInt8(kept.index + 1) | keptByPlay
     }
+
+    /// The low half of a store byte: the platform's index + 1.
+    private static let platformBits: UInt8 = 0x0F
+    /// The high half's mark: Google Play's own rows named the platform.
+    private static let playNoted: UInt8 = 0x10
 
     /// The record a slot's store platform makes: a customer of an id no other source names, or
     /// a fact beside a record that gives no platform or only guesses one (a record with one
@@ -160,8 +173,10 @@ final class Ledger {
     private func applyStorePlatform(_ slot: Int) {
         guard storePlatforms[slot] != 0 else { return }
         let noted = storePlatforms[slot]
-        let platform = noted == Self.noStorePlatform ? nil : Self.platforms[Int(noted) - 1]
-        let record = CustomerFactRules.storeRecord(id: records[slot].id, platform: platform)
+        let platform = noted == Self.noStorePlatform ? nil : Self.platforms[Int(noted & Self.platformBits) - 1]
+        let source: CustomerSource =
+            noted != Self.noStorePlatform && noted & Self.playNoted != 0 ? .playSubscription : .exportRow
+        let record = CustomerFactRules.storeRecord(id: records[slot].id, platform: platform, source: source)
         if !hasRecord[slot] {
             records[slot] = record
         } else if platform != nil, CustomerFactRules.takesStorePlatform(records[slot]) {

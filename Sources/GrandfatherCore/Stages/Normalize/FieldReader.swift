@@ -22,13 +22,17 @@ struct FieldReader {
         body(row.bytes(index))
     }
 
-    /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3), or more
-    /// than `RawRow.maximumFieldBytes` bytes.
+    /// Rejects the row when a known field holds a JSON object or array (SPEC §8.3), a JSON
+    /// boolean (no field of SPEC §2 is one), or more than `RawRow.maximumFieldBytes` bytes.
     @inline(__always)
     func checkValue(_ index: Int, name: @autoclosure () -> String) throws(RowProblem) {
         let count = span(index).count
         if count == RawRow.Span.nested {
             throw RowProblem(field: name(), column: nil, reason: "\(name()) holds a JSON object or array")
+        }
+        if count == RawRow.Span.boolean {
+            throw RowProblem(
+                field: name(), column: nil, reason: "\(name()) holds true or false, not a value of its field")
         }
         if count > RawRow.maximumFieldBytes {
             throw RowProblem(

@@ -57,14 +57,16 @@ import Testing
         }
     }
 
-    @Test func brokenUTF16BecomesReplacementCharacters() {
-        // A lone high surrogate, a lone low one, then an odd last byte.
+    @Test func brokenUTF16BecomesBytesThatAreNotUTF8() {
+        // A lone high surrogate, a lone low one, then an odd last byte: each is written as bytes
+        // that are not UTF-8 (the surrogate's three-byte form, 0xFF), so its row is rejected.
         let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0xD8, 0x41, 0x00, 0x00, 0xDC, 0x42, 0x00, 0x43]
         var transcoder = UTF16Transcoder(bigEndian: false)
         var output: [UInt8] = []
         bytes.withUnsafeBytes { transcoder.transcode($0, into: &output) }
         transcoder.finish(into: &output)
-        #expect(String(decoding: output, as: UTF8.self) == "\u{FFFD}A\u{FFFD}B\u{FFFD}")
+        #expect(output == [0xED, 0xA0, 0x80, 0x41, 0xED, 0xB0, 0x80, 0x42, 0xFF])
+        #expect(String(validating: output, as: UTF8.self) == nil)
         #expect(UTF16Transcoder.bigEndian(marking: [0xEF, 0xBB, 0xBF]) == nil)
     }
 
