@@ -50,7 +50,23 @@ import Testing
                         "subscribers.jsonl", "customers.csv", "transactions-export.csv", "customer-list.csv",
                         "webhooks.jsonl",
                     ]),
+                // The stores' sales reports and Google Play's files: the reports' paid copies must
+                // come back through the warehouse too (issue 51, item 11).
+                DataSet(
+                    name: "sales", folder: SampleData.folder, policy: "policy.json", asOf: "2026-11-01T00:00:00Z",
+                    inputs: ["customers.csv", "transactions.csv"] + (try salesInputs)),
             ]
+        }
+    }
+
+    /// The sample's sales reports and Google Play files, as paths under `sample-data/`.
+    static var salesInputs: [String] {
+        get throws {
+            try ["apple-sales", "google-play"].flatMap { folder in
+                try FileManager.default.contentsOfDirectory(
+                    atPath: SampleData.folder.appendingPathComponent(folder).path
+                ).sorted().map { folder + "/" + $0 }
+            }
         }
     }
 
@@ -235,7 +251,10 @@ import Testing
         let own = set.name + "-files"
         try FileManager.default.createDirectory(atPath: cli.path(own), withIntermediateDirectories: true)
         for name in set.inputs + set.extraFiles + [set.policy] {
-            try cli.copy(set.folder.appendingPathComponent(name), as: own + "/" + name)
+            let target = own + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: cli.path((target as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
+            try cli.copy(set.folder.appendingPathComponent(name), as: target)
         }
         let policy = own + "/" + set.policy
         let options = set.options.map { $0.hasSuffix(".der") ? own + "/" + $0 : $0 }

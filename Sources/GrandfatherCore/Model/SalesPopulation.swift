@@ -230,6 +230,18 @@ public struct SalesPopulation: Sendable, Equatable {
         files[file, default: FileCount()].copies = files[file, default: FileCount()].copies + counted
     }
 
+    /// Sets a cell's copies as a record of them says (`SalesPopulationRecord`); `false`, with
+    /// nothing set, when they are below zero or would carry the copies counted past `mostCopies`.
+    mutating func restore(_ counted: Units, at key: Key) -> Bool {
+        let parts = [counted.paid, counted.free, counted.returned]
+        guard parts.allSatisfy({ $0 >= 0 && $0 <= Self.mostCopies }), units[key] == nil else { return false }
+        let copies = parts.reduce(0, +)
+        guard copiesCounted <= Self.mostCopies - copies else { return false }
+        units[key] = counted
+        copiesCounted += copies
+        return true
+    }
+
     /// Whether `row`'s part of its order (its charge, or its refund) is counted already.
     func hasCounted(_ row: OrderRow) -> Bool {
         guard let order = orders[row.number] else { return false }

@@ -166,7 +166,40 @@ extension HostileCatalogue {
                 "gzip -c S_D_one.txt > S_D_one.txt.gz && exec \"$GRANDFATHER\" "
                     + HostileCase.auditArguments.joined(separator: " ") + " good.csv S_D_one.txt S_D_one.txt.gz")
         },
+        .read(
+            "an App Store sales report through `normalize` and `audit --results` (the warehouse's answers)", "51.11",
+            [.file("res/latest/summary.md", contains: "3 paid copies before the cutover")]
+        ) { cli in
+            try cli.write("S_D_one.txt", appleSalesReport([("Maps", "3")]))
+            return .script(warehouseRoundTrip(["good.csv", "S_D_one.txt"]))
+        },
     ]
+
+    /// `audit` of `inputs` into `out`, `normalize` of them into `n`, the warehouse's three result
+    /// tables taken from the audit's snapshot (what a warehouse that agrees exports), then
+    /// `audit --results n` into `res`: a round trip through the warehouse path with no engine.
+    static func warehouseRoundTrip(_ inputs: [String]) -> String {
+        let run = "\"$GRANDFATHER\" "
+        let options = " --policy policy.json --as-of 2024-06-01T00:00:00Z "
+        let tables = [
+            (
+                "gf_customers", "customer_id,platform,original_app_version,original_purchase_date,environment,class",
+                "customers"
+            ),
+            ("gf_customer_flags", "customer_id,flag", "customer_flags"),
+            ("gf_entitlements", "customer_id,entitlement,source,transaction_id,expires_date", "entitlements"),
+        ]
+        let exports = tables.map { name, columns, table in
+            "printf '%s\\n' '\(columns)' > n/\(name).csv && "
+                + "sqlite3 -csv out/latest/snapshot.sqlite 'SELECT \(columns) FROM \(table)' >> n/\(name).csv"
+        }
+        return [
+            run + "audit" + options + "--out out " + inputs.joined(separator: " ") + " > /dev/null",
+            run + "normalize" + options + "--out n " + inputs.joined(separator: " ") + " > /dev/null",
+        ].joined(separator: " && ") + " && " + exports.joined(separator: " && ") + " && exec " + run
+            + "audit --results n"
+            + options + "--out res"
+    }
 
     /// What any reader meets: first lines, recognition, encodings, ids.
     static let kitReaders: [HostileCase] = [

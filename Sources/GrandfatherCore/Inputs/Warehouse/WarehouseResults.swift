@@ -75,6 +75,12 @@ public enum WarehouseResults {
             manifest: FileSystem.join(folder, "manifest.json"))
         audit.inputs = manifest.inputs
         audit.appStore = manifest.appStore
+        // The reports set the stores' copies beside the customers as `audit` did.
+        if let record = manifest.salesPopulation {
+            audit.population = try record.population(manifest: FileSystem.join(folder, "manifest.json"))
+            audit.paidCopies = PopulationReconciliation(
+                audit.population, sales: audit.policy.sales, customers: audit.customers)
+        }
         audit.rejections = rejections
         audit.engine = try engine(folder)
     }

@@ -21,10 +21,14 @@ public enum NormalizedFolder {
         /// What the App Store inputs held and how their signatures were treated, for the
         /// reports of a run made from this folder.
         var appStore: AppStoreSummary?
+        /// What the stores' sales reports counted, for the reports of a run made from this
+        /// folder; absent when the run read none.
+        var salesPopulation: SalesPopulationRecord?
 
         enum CodingKeys: String, CodingKey {
             case inputs
             case appStore = "app_store"
+            case salesPopulation = "sales_population"
             case toolVersion = "tool_version"
             case policyName = "policy_name"
             case policySHA256 = "policy_sha256"
@@ -220,7 +224,8 @@ public enum NormalizedFolder {
     private static func manifest(_ audit: Audit) throws(GrandfatherError) -> [UInt8] {
         let manifest = Manifest(
             toolVersion: ToolVersion.current, policyName: audit.policy.name, policySHA256: audit.policy.digest,
-            asOf: audit.asOf.iso8601, inputs: audit.inputs, appStore: audit.appStore)
+            asOf: audit.asOf.iso8601, inputs: audit.inputs, appStore: audit.appStore,
+            salesPopulation: audit.population.isEmpty ? nil : SalesPopulationRecord(audit.population))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
