@@ -175,6 +175,18 @@ extension HostileCatalogue {
         },
     ]
 
+    /// A RevenueCat export whose `store_transaction_id` two customers share: a non-renewing row
+    /// of one product (its type from the policy, no term of its own) and another product's,
+    /// bought a year later with a term of a year.
+    static let sharedTransactionExport = """
+        store,rc_original_app_user_id,product_identifier,start_time,end_time,is_auto_renewable,is_sandbox,\
+        store_transaction_id,original_store_transaction_id,renewal_number,refunded_at,purchased_currency,\
+        purchase_price_in_purchased_currency,entitlement_identifiers,ownership_type,updated_at,product_duration
+        app_store,rc-a,pass.old,2023-01-26 00:00:00,2024-03-31 00:00:00,False,False,t2,t2,,,USD,4.99,['premium'],PURCHASED,,
+        app_store,rc-b,pass.year,2024-03-01 01:00:00,,False,False,t2,t2,,,USD,4.99,['premium'],PURCHASED,,P1Y
+
+        """
+
     /// `audit` of `inputs` into `out`, `normalize` of them into `n`, the warehouse's three result
     /// tables taken from the audit's snapshot (what a warehouse that agrees exports), then
     /// `audit --results n` into `res`: a round trip through the warehouse path with no engine.
@@ -279,6 +291,24 @@ extension HostileCatalogue {
             "a canonical JSON customer whose `customer_id` is `true`", "51.16",
             [.rejected("customer_id holds true or false, not a value of its field"), .stdout("1 customer (")],
             make: HostileCase.auditing("customers.jsonl", #"{"customer_id": true, "platform": "ios"}"# + "\n")),
+        .read(
+            "a RevenueCat export row that shares its `store_transaction_id` with another customer's row of another product and term",
+            "51.15", [.file("out/latest/customers.csv", contains: "rc-a,lapsed,")]
+        ) { cli in
+            try cli.write(
+                "products.json",
+                """
+                {"cutover": {"date": "2024-03-01T00:00:00Z", "versions": {"default": "245"}},
+                 "grandfathered_entitlements": ["premium"], "max_rejected_fraction": 1,
+                 "products": {"pass.old": {"type": "non_renewing", "entitlements": ["premium"]}}}
+                """)
+            try cli.write("transactions_2024-06-01.csv", sharedTransactionExport)
+            return .arguments(
+                [
+                    "audit", "--policy", "products.json", "--as-of", "2024-06-01T00:00:00Z", "--out", "out",
+                    "transactions_2024-06-01.csv",
+                ])
+        },
     ]
 
     /// UTF-16 code units as little-endian bytes.

@@ -22,8 +22,14 @@ enum DeliveryMerge {
         }
         // A non-renewing term is no fact a shape states of the transaction: it is its product's
         // duration, or the end a response's entitlement shows (SPEC §9, Product facts), so a
-        // delivery that brings none keeps the earlier's.
-        if merged.record.termEnds == nil { merged.record.termEnds = earlier.record.termEnds }
+        // delivery that brings none keeps the earlier's, where that term is one of the same
+        // product bought at the same instant: a term from another product's delivery, or
+        // another purchase's, would end this one at a time that is none of its own.
+        if merged.record.termEnds == nil, merged.record.purchaseDate == earlier.record.purchaseDate,
+            merged.texts[.productID] == earlier.texts[.productID]
+        {
+            merged.record.termEnds = earlier.record.termEnds
+        }
         return merged
     }
 

@@ -10,26 +10,37 @@ import Testing
 /// express exactly the same class, flags and entitlements; the customers left out are counted
 /// by reason (`TwinGap`).
 @Suite struct TwinTests {
-    /// Each draw as it comes, most of it left out, and fitted to what RevenueCat can say.
-    ///
-    /// Thirty draws from a fixed seed: drawn afresh on every run, one draw in several hundred
-    /// ran for more than twenty minutes (seed `jhiiQbwldHm1ELznYzceoP8qiqLhKTGoozubjj0obew=`,
-    /// a conflicting duplicate of a non-renewing transaction), which a CI run cannot wait for.
-    /// That draw is an open finding of issue 37's session notes, not a settled case.
-    @Test func drawnDatasetsAndTheirTwinsAgree() throws {
+    /// Each draw as it comes, most of it left out, and fitted to what RevenueCat can say:
+    /// thirty draws afresh on every run (a failing one prints its seed), and the draws once
+    /// found failing among the fixed cases below.
+    @Test func drawnDatasetsAndTheirTwinsAgree() async throws {
         var drawn = TwinTally()
         var fitted = TwinTally()
-        var random = Xoshiro(seed: (16, 1, 0, 1))
-        for _ in 0..<30 {
-            let dataset = GeneratedDataset.generator.run(using: &random)
+        await propertyCheck(count: 30, input: GeneratedDataset.generator) { dataset in
             let data = TwinData(dataset)
             // A draw of no customers has no subscriber responses to write.
-            guard !data.customers.isEmpty else { continue }
+            guard !data.customers.isEmpty else { return }
             drawn.add(try Self.compare(data, seed: dataset.layoutSeed))
             fitted.add(try Self.compare(data.fittedToRevenueCat, seed: dataset.layoutSeed))
         }
         print("twin, drawn datasets as drawn: \(drawn)\ntwin, drawn datasets fitted: \(fitted)")
         #expect(fitted.compared * 4 > fitted.customers * 3, "most fitted customers are compared")
+    }
+
+    /// Draws once found failing, each with what it found. `jhiiQ…` (issue 51, item 15): a
+    /// transaction id of two customers, one an orphan, whose export rows are deliveries of one
+    /// transaction; the other customer's non-renewing row took the orphan's row's term, of
+    /// another product bought at another instant, and stayed current (`subscriber`, where the
+    /// canonical run says `lapsed`). A delivery now keeps an earlier one's term only for the
+    /// same product bought at the same instant (`DeliveryMerge.merge`).
+    @Test(arguments: ["jhiiQbwldHm1ELznYzceoP8qiqLhKTGoozubjj0obew="])
+    func drawsOnceFoundFailingAgree(seed: String) throws {
+        var random = try #require(Xoshiro(seed: seed))
+        let dataset = GeneratedDataset.generator.run(using: &random)
+        let data = TwinData(dataset)
+        let drawn = try Self.compare(data, seed: dataset.layoutSeed)
+        let fitted = try Self.compare(data.fittedToRevenueCat, seed: dataset.layoutSeed)
+        #expect(drawn.compared > 0 && fitted.compared > 0)
     }
 
     /// Forty datasets drawn from a fixed seed, merged as drawn and fitted: several hundred
