@@ -13,6 +13,13 @@ names them (times --scale, default 1):
   webhook-transfer-back     100,000 TRANSFER events, u<i> to u<i+1> and straight back
   subscriber-subscriptions  one subscriber response with 100,000 current subscriptions
   one-customer-rows         one customer with 100,000 current purchases in the canonical CSV
+  play-linked-chain         100,000 Google Play responses, each linkedPurchaseToken the one before
+  play-linked-loop          the same, the first linked to the last (issue 51, item 1)
+  play-notifications        one response and 100,000 enveloped notifications of its token
+  verdicts-one-customer     100,000 licensing verdicts of one customer (issue 51, item 5)
+
+Issue 51's acceptance sizes: --scale 20 for the Play chains (2,000,000 tokens, under 20 s),
+--scale 9 for the notifications and verdicts (900,000, under 10 s and 200 MiB).
 
 Each is audited once by the release build (--debug: the debug build); the script prints each
 case's bytes, wall time, CPU time and peak RSS, checks the run's answer (one customer, every
@@ -20,6 +27,7 @@ merged id filed under it; every grant written), and exits 1 when a run fails, gi
 answer, or takes longer than --limit seconds (default 10, the acceptance's line).
 """
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -79,6 +87,44 @@ def rows(n, out):
         out.write("t%d,solo,p%d,auto_renewable,2026-10-01T00:00:00Z,2026-12-01T00:00:00Z\n" % (i, i))
 
 
+def play_response(token, linked=None, account=None):
+    fields = {"purchaseToken": token}
+    if linked is not None:
+        fields["linkedPurchaseToken"] = linked
+    if account is not None:
+        fields["externalAccountIdentifiers"] = {"obfuscatedExternalAccountId": account}
+    fields.update({"startTime": "2026-10-01T00:00:00Z", "subscriptionState": "SUBSCRIPTION_STATE_ACTIVE",
+                   "lineItems": [{"productId": "pro.monthly", "expiryTime": "2026-12-01T00:00:00Z"}]})
+    return json.dumps(fields, separators=(",", ":")) + "\n"
+
+
+def play_chain(n, out):
+    for i in range(n):
+        out.write(play_response("t%d" % i, None if i == 0 else "t%d" % (i - 1), "p0" if i == 0 else None))
+
+
+def play_loop(n, out):
+    for i in range(n):
+        out.write(play_response("t%d" % i, "t%d" % ((i + n - 1) % n), "p0" if i == 0 else None))
+
+
+def play_notifications(n, out):
+    for i in range(n):
+        notification = json.dumps({
+            "version": "1.0", "packageName": "com.example.maps", "eventTimeMillis": str(1790000000000 + i),
+            "subscriptionNotification": {"version": "1.0", "notificationType": 2, "purchaseToken": "tok",
+                                         "subscriptionId": "pro.monthly"}}, separators=(",", ":"))
+        data = base64.b64encode(notification.encode()).decode()
+        out.write(json.dumps({"message": {"data": data, "messageId": str(i)}, "subscription": "s"},
+                             separators=(",", ":")) + "\n")
+
+
+def verdicts(n, out):
+    for i in range(n):
+        out.write(json.dumps({"customer_id": "v0", "requestDetails": {"timestampMillis": str(1700000000000 + i)},
+                              "accountDetails": {"appLicensingVerdict": "LICENSED"}}, separators=(",", ":")) + "\n")
+
+
 # name: (file name, writer, events or rows, the customer every id is filed under or None, grants)
 CASES = {
     "webhook-alias-chain": ("webhooks.jsonl", alias_chain, lambda n: "u%d" % n, lambda n: 0),
@@ -87,6 +133,10 @@ CASES = {
                               else "u%d" % ((n - 1) // 2), lambda n: 0),
     "subscriber-subscriptions": ("subscribers.jsonl", subscriptions, None, lambda n: n),
     "one-customer-rows": ("transactions.csv", rows, None, lambda n: n),
+    "play-linked-chain": ("subscriptions.jsonl", play_chain, None, lambda n: 1),
+    "play-linked-loop": ("subscriptions.jsonl", play_loop, None, lambda n: 1),
+    "play-notifications": ("play.jsonl", play_notifications, None, lambda n: 1),
+    "verdicts-one-customer": ("verdicts.jsonl", verdicts, None, lambda n: 0),
 }
 
 
@@ -102,6 +152,10 @@ def make(name, n):
         f.write(POLICY)
     with open(os.path.join(building, file_name), "w") as f:
         writer(n, f)
+    if name == "play-notifications":
+        # The response that names the notifications' token and its customer.
+        with open(os.path.join(building, "subscriptions.jsonl"), "w") as f:
+            f.write(play_response("tok", account="p0"))
     if file_name == "webhooks.jsonl":
         # The customer the chain ends at and the one it starts from, so that records meet it.
         with open(os.path.join(building, "customers.csv"), "w") as f:

@@ -15,8 +15,15 @@ enum JSONDocuments {
     /// The units of `bytes` as records: a value that repeats a key in any of its objects is
     /// rejected at the line it starts on, as the canonical reader and the policy loader
     /// refuse one (the first or the last of the two would be a guess).
-    static func records(_ bytes: [UInt8]) -> [Unit] {
-        units(bytes).map { unit in
+    static func records(_ bytes: [UInt8], line: Int = 1) -> [Unit] {
+        var open: Int?
+        return records(bytes, line: line, open: &open)
+    }
+
+    /// `records(_:line:)`, noting in `open` the place of the first value whose reading ran to
+    /// the end of `bytes` and failed there: a value more bytes may complete.
+    private static func records(_ bytes: [UInt8], line: Int, open: inout Int?) -> [Unit] {
+        units(bytes, line: line, open: &open).map { unit in
             guard case .element(let element) = unit, let repeated = element.value.firstRepeatedKey else { return unit }
             return .rejected(
                 line: element.line,
@@ -25,16 +32,21 @@ enum JSONDocuments {
         }
     }
 
-    /// The units of `bytes` (a UTF-8 byte-order mark is skipped).
-    static func units(_ bytes: [UInt8]) -> [Unit] {
+    /// The units of `bytes` (a UTF-8 byte-order mark is skipped), whose first byte is on `line`.
+    static func units(_ bytes: [UInt8], line: Int = 1) -> [Unit] {
+        var open: Int?
+        return units(bytes, line: line, open: &open)
+    }
+
+    private static func units(_ bytes: [UInt8], line: Int, open: inout Int?) -> [Unit] {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        return JSONParser.parsing(bytes, start: start) { parser in
+        return JSONParser.parsing(bytes, line: line, start: start) { parser in
             parser.skipWhitespace()
             var units: [Unit] = []
             if parser.current == UInt8(ascii: "[") {
                 arrayUnits(&parser, into: &units)
             } else {
-                valueUnits(&parser, into: &units)
+                valueUnits(&parser, into: &units, open: &open)
             }
             return units
         }
@@ -62,7 +74,9 @@ enum JSONDocuments {
     /// A broken value is rejected at the line it starts on (SPEC §6), and reading resumes at
     /// the next line after that one that starts an object: a JSON Lines value cut short
     /// takes none of the lines after it with it.
-    private static func valueUnits(_ parser: inout JSONParser, into units: inout [Unit]) {
+    private static func valueUnits(
+        _ parser: inout JSONParser, into units: inout [Unit], open: inout Int?
+    ) {
         while true {
             parser.skipWhitespace()
             if parser.isAtEnd { return }
@@ -71,6 +85,8 @@ enum JSONDocuments {
             do throws(JSONSyntaxError) {
                 units.append(.element(try element(&parser)))
             } catch {
+                parser.skipWhitespace()
+                if open == nil, parser.isAtEnd { open = units.count }
                 let place = error.line == line ? "column \(error.column)" : "line \(error.line), column \(error.column)"
                 units.append(.rejected(line: line, reason: "malformed JSON at \(place): \(error.message)"))
                 parser.rewind(to: start)
@@ -107,6 +123,81 @@ extension JSONDocuments {
                 message: "\(what) of \(source.size) bytes are over the \(maximumFileSize >> 20) MiB read whole")
         }
         return (source, records(try engineWork { try source.readAll() }))
+    }
+}
+
+extension JSONDocuments {
+    /// How much of a file is read at once when its records are streamed.
+    static let streamChunk = 1 << 20
+
+    /// A file of JSON documents (`what` names them in the error), its records handed to `body`
+    /// one at a time as they are read, so that memory holds a piece of the file and the values
+    /// in it, never the whole file's tree: JSON Lines a megabyte at a time, each piece cut at
+    /// a line end, and a value a cut left open read again whole with the next piece (a
+    /// document spread over lines is read once it closes). A file that is one JSON array is
+    /// read whole, as `read(at:what:)` reads it. Records, their lines and their rejections are
+    /// what `read(at:what:)` gives.
+    static func stream(
+        at path: String, what: String, piece: Int = streamChunk, _ body: (Unit) -> Void
+    ) throws(GrandfatherError) -> ByteSource {
+        let source = try engineWork { try ByteSource(path: path) }
+        var chunk = [UInt8](repeating: 0, count: piece)
+        var pending: [UInt8] = []
+        var line = 1
+        var offset = source.dataStart
+        var decided = false
+        while true {
+            let count = try engineWork { try source.read(at: offset, count: piece, into: &chunk) }
+            offset += count
+            pending += chunk[0..<count]
+            if !decided, let first = pending.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
+                decided = true
+                if first == UInt8(ascii: "[") {
+                    // One array: its elements are only known once it closes.
+                    let (whole, units) = try read(at: path, what: what)
+                    units.forEach(body)
+                    return whole
+                }
+            }
+            guard count > 0 else {
+                records(pending, line: line).forEach(body)
+                return source
+            }
+            guard pending.count <= maximumFileSize else {
+                throw .input(
+                    file: path, line: line,
+                    message: "\(what): a value of more than \(maximumFileSize >> 20) MiB, over what is read whole")
+            }
+            guard let lastBreak = pending.lastIndex(of: 0x0A) else { continue }
+            let piece = Array(pending[...lastBreak])
+            var open: Int?
+            var units = records(piece, line: line, open: &open)
+            var keep = lastBreak + 1
+            var nextLine = line + piece.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            // A value whose reading ran to the cut may be one the cut left open: it, and what
+            // was read after it, are read again with the next piece.
+            if let open, case .rejected(let at, _) = units[open],
+                let start = Self.offset(ofLine: at - line + 1, in: piece)
+            {
+                units.removeSubrange(open...)
+                keep = start
+                nextLine = at
+            }
+            units.forEach(body)
+            pending.removeSubrange(..<keep)
+            line = nextLine
+        }
+    }
+
+    /// Where line `number` (from 1) of `bytes` starts; `nil` past its last line.
+    private static func offset(ofLine number: Int, in bytes: [UInt8]) -> Int? {
+        guard number > 1 else { return 0 }
+        var seen = 1
+        for index in bytes.indices where bytes[index] == 0x0A {
+            seen += 1
+            if seen == number { return index + 1 }
+        }
+        return nil
     }
 }
 

@@ -23,25 +23,44 @@ enum LicensingRules {
 
     /// One record per customer with a verdict, in id order, holding what its verdicts give.
     static func customers(from verdicts: [Verdict], cutover: Instant) -> [Customer] {
-        var bought: [String: Instant] = [:]
-        var licensedAfter: Set<String> = []
-        var seen: Set<String> = []
-        for verdict in verdicts {
+        var fold = Fold(cutover: cutover)
+        for verdict in verdicts { fold.add(verdict) }
+        return fold.customers
+    }
+
+    /// The verdicts folded as they are read: per customer, only what the records need (the
+    /// earliest licensed instant before the cutover, whether one was licensed after it), so a
+    /// million verdicts of one customer keep one entry.
+    struct Fold {
+        let cutover: Instant
+        private var bought: [String: Instant] = [:]
+        private var licensedAfter: Set<String> = []
+        private var seen: Set<String> = []
+
+        init(cutover: Instant) { self.cutover = cutover }
+
+        var isEmpty: Bool { seen.isEmpty }
+
+        mutating func add(_ verdict: Verdict) {
             seen.insert(verdict.customerID)
-            guard verdict.licensed else { continue }
+            guard verdict.licensed else { return }
             if verdict.at < cutover {
                 bought[verdict.customerID] = min(verdict.at, bought[verdict.customerID] ?? verdict.at)
             } else {
                 licensedAfter.insert(verdict.customerID)
             }
         }
-        return seen.sorted().map { id in
-            let date = bought[id]
-            var customer = Customer(id: id, platform: .android, originalPurchaseDate: date)
-                .read(from: .playLicensing, facts: date == nil ? [.platform] : [.platform, .originalPurchaseDate])
-            customer.provenance.platformIsAStore = true
-            customer.isLicensedOnlyAfterCutover = date == nil && licensedAfter.contains(id)
-            return customer
+
+        /// One record per customer with a verdict, in id order.
+        var customers: [Customer] {
+            seen.sorted().map { id in
+                let date = bought[id]
+                var customer = Customer(id: id, platform: .android, originalPurchaseDate: date)
+                    .read(from: .playLicensing, facts: date == nil ? [.platform] : [.platform, .originalPurchaseDate])
+                customer.provenance.platformIsAStore = true
+                customer.isLicensedOnlyAfterCutover = date == nil && licensedAfter.contains(id)
+                return customer
+            }
         }
     }
 }

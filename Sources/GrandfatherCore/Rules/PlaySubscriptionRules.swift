@@ -183,45 +183,79 @@ enum PlaySubscriptionRules {
         snapshots: [(place: Place, snapshot: Snapshot)], notices: [(place: Place, notice: Notice)],
         productTypes: [String: ProductType]
     ) -> Outcome {
-        var outcome = Outcome()
-        var standing: [String: (place: Place, snapshot: Snapshot)] = [:]
-        for entry in snapshots {
-            let token = entry.snapshot.token
-            guard let held = standing[token] else {
-                standing[token] = entry
-                continue
-            }
-            if held.snapshot.standsOver(entry.snapshot) {
-                outcome.uses[entry.place] = .superseded
-            } else {
-                outcome.uses[held.place] = .superseded
-                standing[token] = entry
+        let weighed = Standing(snapshots)
+        var fold = NoticeFold()
+        var uses: [Place: Use] = [:]
+        for (place, notice) in notices {
+            uses[place] = fold.add(notice, standing: weighed.responses[notice.token]?.snapshot)
+        }
+        var outcome = transactions(standing: weighed, notices: fold, productTypes: productTypes)
+        outcome.uses.merge(uses) { kept, _ in kept }
+        return outcome
+    }
+
+    /// Of several responses for one token, the one that stands (`Snapshot.standsOver`), and
+    /// the places of the others, superseded.
+    struct Standing {
+        var responses: [String: (place: Place, snapshot: Snapshot)] = [:]
+        var superseded: [Place] = []
+
+        init(_ snapshots: [(place: Place, snapshot: Snapshot)]) {
+            for entry in snapshots {
+                let token = entry.snapshot.token
+                guard let held = responses[token] else {
+                    responses[token] = entry
+                    continue
+                }
+                if held.snapshot.standsOver(entry.snapshot) {
+                    superseded.append(entry.place)
+                } else {
+                    superseded.append(held.place)
+                    responses[token] = entry
+                }
             }
         }
+    }
 
+    /// What the run's notifications and voids say of each token, folded one notice at a time
+    /// as they are read: the earliest revocation and the latest start of a grace period. Both
+    /// are the same whatever order the notices come in.
+    struct NoticeFold {
         var voids: [String: Instant] = [:]
         var graceStarts: [String: Instant] = [:]
-        for (place, notice) in notices {
-            guard let held = standing[notice.token]?.snapshot else {
-                outcome.uses[place] = .rejected(
+
+        /// Weighs `notice` against the response that stands for its token; `.rejected` when no
+        /// response names the token, since then no customer is named.
+        mutating func add(_ notice: Notice, standing held: Snapshot?) -> Use {
+            guard let held else {
+                return .rejected(
                     "purchase token '\(Excerpt.of(notice.token))' is in no subscriptionsv2 response of the run, so no customer is named"
                 )
-                continue
             }
-            outcome.uses[place] = .noted
             switch notice.event {
             case .voided(let order):
-                if let order, isEarlierOrder(order, than: held) { continue }
+                if let order, PlaySubscriptionRules.isEarlierOrder(order, than: held) { return .noted }
                 voids[notice.token] = min(voids[notice.token] ?? notice.at, notice.at)
-            case .subscription(Self.revoked):
+            case .subscription(PlaySubscriptionRules.revoked):
                 voids[notice.token] = min(voids[notice.token] ?? notice.at, notice.at)
-            case .subscription(Self.inGracePeriod):
+            case .subscription(PlaySubscriptionRules.inGracePeriod):
                 graceStarts[notice.token] = max(graceStarts[notice.token] ?? notice.at, notice.at)
             case .subscription:
                 break
             }
+            return .noted
         }
+    }
 
+    /// The transactions of the responses that stand, with what the notices say of their tokens.
+    static func transactions(standing weighed: Standing, notices: NoticeFold, productTypes: [String: ProductType])
+        -> Outcome
+    {
+        var outcome = Outcome()
+        for place in weighed.superseded { outcome.uses[place] = .superseded }
+        let standing = weighed.responses
+        let voids = notices.voids
+        let graceStarts = notices.graceStarts
         let chains = Chains(standing.mapValues(\.snapshot))
         for (place, snapshot) in standing.values.sorted(by: { $0.place < $1.place }) {
             guard !snapshot.state.isPending else {

@@ -17,16 +17,21 @@ enum LicensingVerdictSource: InputSource {
             description: file.describe(format: .playLicensing, kind: .evidence), source: Self.self, detail: ())
     }
 
+    /// Streams each file (`JSONDocuments.stream`) and folds its verdicts as they come
+    /// (`LicensingRules.Fold`): memory holds a piece of a file and a few facts per customer,
+    /// whatever the files' size. An exact duplicate (same customer, instant and answer) is told
+    /// by a 64-bit fingerprint, as transactions' are (docs/Decisions.md gives the odds).
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
-        var verdicts: [LicensingRules.Verdict] = []
-        var seen: Set<[String]> = []
+        var fold = LicensingRules.Fold(cutover: stream.settings.policy.cutover.date)
+        var seen: Set<UInt64> = []
         for input in inputs {
             let path = input.description.path
-            let (source, units) = try JSONDocuments.read(at: path, what: "licensing verdicts")
             var rejections: [Rejection] = []
             var duplicates = 0
-            for unit in units {
+            var rows = 0
+            let source = try JSONDocuments.stream(at: path, what: "licensing verdicts") { unit in
+                rows += 1
                 switch unit {
                 case .rejected(let line, let reason):
                     rejections.append(Rejection(file: path, line: line, reason: reason))
@@ -36,22 +41,22 @@ enum LicensingVerdictSource: InputSource {
                         rejections.append(Rejection(file: path, line: body.line, reason: problem.reason))
                     case .success(var verdict):
                         verdict.customerID = stream.normalizer.customerID(verdict.customerID)
-                        let key = [verdict.customerID, verdict.at.iso8601, verdict.licensed ? "1" : "0"]
-                        if seen.insert(key).inserted { verdicts.append(verdict) } else { duplicates += 1 }
+                        var key = StableHash()
+                        key.combine(verdict.customerID)
+                        key.combine(verdict.at)
+                        key.combine(verdict.licensed ? 1 : 0)
+                        if seen.insert(key.value).inserted { fold.add(verdict) } else { duplicates += 1 }
                     }
                 }
             }
             let report = InputReport(
                 path: path, format: .playLicensing, kind: .evidence, sizeBytes: Int64(source.storedSize),
-                sha256: try engineWork { try source.sha256() }, rowsRead: units.count,
-                rowsAccepted: units.count - rejections.count, rowsRejected: rejections.count,
+                sha256: try engineWork { try source.sha256() }, rowsRead: rows,
+                rowsAccepted: rows - rejections.count, rowsRejected: rejections.count,
                 exactDuplicates: duplicates, sandboxRows: 0)
             outcome.files.append((report, rejections))
         }
-        if !verdicts.isEmpty {
-            _ = stream.ledger.add(
-                LicensingRules.customers(from: verdicts, cutover: stream.settings.policy.cutover.date))
-        }
+        if !fold.isEmpty { _ = stream.ledger.add(fold.customers) }
         return outcome
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import GrandfatherCore
+@testable import GrandfatherEngine
+
+/// `JSONDocuments.stream` (issue 51, item 5): a file's records handed on a piece at a time
+/// are the records `read` gives of the whole file, line for line and rejection for rejection,
+/// wherever the pieces are cut: JSON Lines, documents spread over lines, broken lines, blank
+/// lines, a byte-order mark, and one array.
+@Suite struct JSONDocumentsStreamTests {
+    static func described(_ unit: JSONDocuments.Unit) -> String {
+        switch unit {
+        case .element(let value): "\(value.line) \(value.value) \(value.keys)"
+        case .rejected(let line, let reason): "\(line) rejected: \(reason)"
+        }
+    }
+
+    static func file(_ generator: inout SplitMix) -> String {
+        var text = Int.random(in: 0..<5, using: &generator) == 0 ? "\u{FEFF}" : ""
+        for index in 0..<Int.random(in: 1...40, using: &generator) {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0: text += "\n"
+            case 1: text += #"{"broken": "#
+            case 2: text += "{\n  \"spread\": \(index),\n  \"over\": [1,\n 2]\n}"
+            case 3: text += #"{"dup": 1, "dup": 2}"#
+            default: text += #"{"customer_id": "c\#(index)", "n": \#(index), "nested": {"a": [\#(index)]}}"#
+            }
+            text += Int.random(in: 0..<6, using: &generator) == 0 ? "\r\n" : "\n"
+        }
+        return text
+    }
+
+    @Test func piecesGiveWhatTheWholeFileGives() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SplitMix(seed: 51)
+        for round in 0..<200 {
+            var text = Self.file(&generator)
+            if round % 25 == 0 { text = "[" + #"{"a": 1},"# + "\n" + #"{"b": 2}"# + "]\n" }
+            let path = folder.appendingPathComponent("f\(round).jsonl").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let whole = try JSONDocuments.read(at: path, what: "test").units.map(Self.described)
+            for piece in [1, 7, 16, 61, 1 << 20] {
+                var streamed: [String] = []
+                _ = try JSONDocuments.stream(at: path, what: "test", piece: piece) {
+                    streamed.append(Self.described($0))
+                }
+                #expect(streamed == whole, "round \(round), pieces of \(piece): \(text)")
+            }
+        }
+    }
+}
