@@ -177,23 +177,6 @@ enum PlaySubscriptionRules {
         var unlinkedCustomers: Set<String> = []
     }
 
-    /// Weighs every response and notice of the run together.
-    /// - Parameter productTypes: the policy's `products[id].type`, which outranks the plan.
-    static func transactions(
-        snapshots: [(place: Place, snapshot: Snapshot)], notices: [(place: Place, notice: Notice)],
-        productTypes: [String: ProductType]
-    ) -> Outcome {
-        let weighed = Standing(snapshots)
-        var fold = NoticeFold()
-        var uses: [Place: Use] = [:]
-        for (place, notice) in notices {
-            uses[place] = fold.add(notice, standing: weighed.responses[notice.token]?.snapshot)
-        }
-        var outcome = transactions(standing: weighed, notices: fold, productTypes: productTypes)
-        outcome.uses.merge(uses) { kept, _ in kept }
-        return outcome
-    }
-
     /// Of several responses for one token, the one that stands (`Snapshot.standsOver`), and
     /// the places of the others, superseded.
     struct Standing {
@@ -248,6 +231,7 @@ enum PlaySubscriptionRules {
     }
 
     /// The transactions of the responses that stand, with what the notices say of their tokens.
+    /// - Parameter productTypes: the policy's `products[id].type`, which outranks the plan.
     static func transactions(standing weighed: Standing, notices: NoticeFold, productTypes: [String: ProductType])
         -> Outcome
     {
