@@ -140,6 +140,17 @@ extension JSONDocuments {
     static func stream(
         at path: String, what: String, piece: Int = streamChunk, _ body: (Unit) -> Void
     ) throws(GrandfatherError) -> ByteSource {
+        try stream(at: path, what: what, piece: piece, map: { $0 }, body)
+    }
+
+    /// `stream(at:what:piece:_:)`, each record first given to `map` on every core (a piece is
+    /// parsed in halves at once, each half's records mapped where they were parsed), then the
+    /// results handed to `body` one at a time, in the file's order: what a source reads of a
+    /// record needs no order, what it folds together does.
+    static func stream<Mapped: Sendable>(
+        at path: String, what: String, piece: Int = streamChunk, map: @escaping @Sendable (Unit) -> Mapped,
+        _ body: (Mapped) -> Void
+    ) throws(GrandfatherError) -> ByteSource {
         let source = try engineWork { try ByteSource(path: path) }
         var chunk = [UInt8](repeating: 0, count: piece)
         var pending: [UInt8] = []
@@ -155,12 +166,12 @@ extension JSONDocuments {
                 if first == UInt8(ascii: "[") {
                     // One array: its elements are only known once it closes.
                     let (whole, units) = try read(at: path, what: what)
-                    units.forEach(body)
+                    units.forEach { body(map($0)) }
                     return whole
                 }
             }
             guard count > 0 else {
-                records(pending, line: line).forEach(body)
+                records(pending, line: line).forEach { body(map($0)) }
                 return source
             }
             guard pending.count <= maximumFileSize else {
@@ -170,23 +181,76 @@ extension JSONDocuments {
             }
             guard let lastBreak = pending.lastIndex(of: 0x0A) else { continue }
             let piece = Array(pending[...lastBreak])
-            var open: Int?
-            var units = records(piece, line: line, open: &open)
+            var parsed = Parsed.inHalves(piece, line: line, map: map)
             var keep = lastBreak + 1
-            var nextLine = line + piece.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            var nextLine = line + Self.lineBreaks(in: piece[...])
             // A value whose reading ran to the cut may be one the cut left open: it, and what
             // was read after it, are read again with the next piece.
-            if let open, case .rejected(let at, _) = units[open],
-                let start = Self.offset(ofLine: at - line + 1, in: piece)
-            {
-                units.removeSubrange(open...)
+            if let open = parsed.open, let start = Self.offset(ofLine: open.line - line + 1, in: piece) {
+                parsed.records.removeSubrange(open.index...)
                 keep = start
-                nextLine = at
+                nextLine = open.line
             }
-            units.forEach(body)
+            parsed.records.forEach(body)
             pending.removeSubrange(..<keep)
             line = nextLine
         }
+    }
+
+    /// A piece's records, mapped, and the first whose reading ran to the piece's end and
+    /// failed there (its place among them and its line): a value more bytes may complete.
+    private struct Parsed<Mapped: Sendable>: Sendable {
+        struct Open: Sendable {
+            var index: Int
+            var line: Int
+        }
+
+        var records: [Mapped]
+        var open: Open?
+
+        init(_ bytes: ArraySlice<UInt8>, line: Int, map: @Sendable (Unit) -> Mapped) {
+            var open: Int?
+            let units = JSONDocuments.records(Array(bytes), line: line, open: &open)
+            if let open, case .rejected(let at, _) = units[open] { self.open = Open(index: open, line: at) }
+            records = units.map(map)
+        }
+
+        /// `bytes` parsed in two halves at once, cut before a line that starts an object near
+        /// the middle, which is where reading resumes after a broken value, so that the halves
+        /// give what one pass gives. A value the first half leaves open spans the cut: then the
+        /// piece is parsed in one pass.
+        static func inHalves(_ bytes: [UInt8], line: Int, map: @escaping @Sendable (Unit) -> Mapped) -> Parsed {
+            guard Parallel.width > 1, let cut = JSONDocuments.objectLineStart(near: bytes.count / 2, in: bytes) else {
+                return Parsed(bytes[...], line: line, map: map)
+            }
+            let secondLine = line + JSONDocuments.lineBreaks(in: bytes[..<cut])
+            let halves = Parallel.each(2) { half in
+                half == 0
+                    ? Parsed(bytes[..<cut], line: line, map: map) : Parsed(bytes[cut...], line: secondLine, map: map)
+            }
+            guard halves[0].open == nil else { return Parsed(bytes[...], line: line, map: map) }
+            var whole = halves[0]
+            whole.records += halves[1].records
+            whole.open = halves[1].open.map { Open(index: $0.index + halves[0].records.count, line: $0.line) }
+            return whole
+        }
+    }
+
+    /// The start of the last line at or before `middle` that begins with `{`, past the first
+    /// byte; `nil` when there is none.
+    private static func objectLineStart(near middle: Int, in bytes: [UInt8]) -> Int? {
+        var index = min(middle, bytes.count - 1)
+        while index > 1 {
+            if bytes[index] == UInt8(ascii: "{"), bytes[index - 1] == 0x0A { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    private static func lineBreaks(in bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte == 0x0A { count += 1 }
+        return count
     }
 
     /// Where line `number` (from 1) of `bytes` starts; `nil` past its last line.

@@ -30,15 +30,6 @@ import GrandfatherEngine
 ///   is over: it has no bearing on access.
 /// - A notification or void whose token no response names is rejected: it names no customer.
 enum PlaySubscriptionRules {
-    /// Where a record was read: its input's place among the run's, and its own among the
-    /// file's records (several may share a line).
-    struct Place: Hashable, Comparable, Sendable {
-        var file: Int
-        var record: Int
-
-        static func < (lhs: Place, rhs: Place) -> Bool { (lhs.file, lhs.record) < (rhs.file, rhs.record) }
-    }
-
     /// `subscriptionState`.
     enum State: String, CaseIterable, Sendable {
         case unspecified = "SUBSCRIPTION_STATE_UNSPECIFIED"
@@ -162,42 +153,30 @@ enum PlaySubscriptionRules {
         case rejected(String)
     }
 
-    /// A transaction, where it was read and its texts.
-    struct Mapped: Sendable {
-        var place: Place
-        var record: MappedTransaction
-        var texts: OwnedTransactionTexts
-    }
-
-    struct Outcome: Sendable {
-        /// In the order the responses were given.
-        var transactions: [Mapped] = []
-        /// What became of every other record, by place.
-        var uses: [Place: Use] = [:]
-        var unlinkedCustomers: Set<String> = []
-    }
-
-    /// Of several responses for one token, the one that stands (`Snapshot.standsOver`), and
-    /// the places of the others, superseded.
+    /// Every response of the run, each at its place (the run's files in order, each file's
+    /// responses in order), and for each token the place of the one that stands
+    /// (`Snapshot.standsOver`); the others are superseded. Which was given first never decides.
     struct Standing {
-        var responses: [String: (place: Place, snapshot: Snapshot)] = [:]
-        var superseded: [Place] = []
+        private(set) var snapshots: [Snapshot] = []
+        private(set) var places: [String: Int] = [:]
 
-        init(_ snapshots: [(place: Place, snapshot: Snapshot)]) {
-            for entry in snapshots {
-                let token = entry.snapshot.token
-                guard let held = responses[token] else {
-                    responses[token] = entry
+        init(_ snapshots: [Snapshot]) {
+            self.snapshots = snapshots
+            places.reserveCapacity(snapshots.count)
+            for (place, snapshot) in snapshots.enumerated() {
+                guard let held = places[snapshot.token] else {
+                    places[snapshot.token] = place
                     continue
                 }
-                if held.snapshot.standsOver(entry.snapshot) {
-                    superseded.append(entry.place)
-                } else {
-                    superseded.append(held.place)
-                    responses[token] = entry
-                }
+                if !snapshots[held].standsOver(snapshot) { places[snapshot.token] = place }
             }
         }
+
+        /// The response that stands for `token`, if any names it.
+        func response(for token: String) -> Snapshot? { places[token].map { snapshots[$0] } }
+
+        /// Whether the response at `place` is the one that stands for its token.
+        func stands(_ place: Int) -> Bool { places[snapshots[place].token] == place }
     }
 
     /// What the run's notifications and voids say of each token, folded one notice at a time
@@ -230,65 +209,60 @@ enum PlaySubscriptionRules {
         }
     }
 
-    /// The transactions of the responses that stand, with what the notices say of their tokens.
+    /// A transaction mapped from a response, with its texts.
+    struct Mapped: Sendable {
+        var record: MappedTransaction
+        var texts: OwnedTransactionTexts
+    }
+
+    /// The response's transactions (one per line item), or what became of it instead; and the
+    /// customer they were given when no token of their chain names one.
     /// - Parameter productTypes: the policy's `products[id].type`, which outranks the plan.
-    static func transactions(standing weighed: Standing, notices: NoticeFold, productTypes: [String: ProductType])
-        -> Outcome
-    {
-        var outcome = Outcome()
-        for place in weighed.superseded { outcome.uses[place] = .superseded }
-        let standing = weighed.responses
-        let voids = notices.voids
-        let graceStarts = notices.graceStarts
-        let chains = Chains(standing.mapValues(\.snapshot))
-        for (place, snapshot) in standing.values.sorted(by: { $0.place < $1.place }) {
-            guard !snapshot.state.isPending else {
-                outcome.uses[place] = .noted
-                continue
-            }
-            guard let start = snapshot.start else {
-                outcome.uses[place] = .rejected("startTime is missing")
-                continue
-            }
-            let root = chains.root(of: snapshot.token)
-            let customer: String
-            if let named = chains.customer(of: snapshot.token) {
-                customer = named
-            } else {
-                customer = AppStoreLinker.unlinkedPrefix + root
-                outcome.unlinkedCustomers.insert(customer)
-            }
-            for item in snapshot.items {
-                var record = MappedTransaction(
-                    productType: item.renews ? .autoRenewable : .nonRenewing, typeSource: .playSubscription,
-                    purchaseDate: start, expiresDate: item.expiry, revocationDate: voids[snapshot.token],
-                    ownership: .purchased, environment: snapshot.isTest ? .sandbox : .production,
-                    renewalState: snapshot.state.renewalState, gracePeriodExpiresDate: nil, storePlatform: .android,
-                    isPromotional: false, provenance: TransactionProvenance(shape: .playSubscription))
-                if let type = productTypes[item.productID] {
-                    record.productType = type
-                    record.typeSource = .policy
-                }
-                if record.productType == .nonRenewing { record.termEnds = item.expiry }
-                if snapshot.state == .inGracePeriod, let ends = item.expiry {
-                    record.gracePeriodExpiresDate = ends
-                    if let began = graceStarts[snapshot.token], began >= start, began < ends {
-                        record.expiresDate = began
-                    }
-                }
-                var texts = OwnedTransactionTexts()
-                texts[.transactionID] =
-                    snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)"
-                texts[.originalTransactionID] = root
-                texts[.customerID] = customer
-                texts[.productID] = item.productID
-                texts[.price] = item.price
-                texts[.currency] = item.currency
-                outcome.transactions.append(Mapped(place: place, record: record, texts: texts))
-            }
-            if snapshot.items.isEmpty { outcome.uses[place] = .rejected("lineItems is empty") }
+    static func transactions(
+        at place: Int, of standing: Standing, chains: Chains, notices: NoticeFold, productTypes: [String: ProductType]
+    ) -> (transactions: [Mapped], use: Use?, unlinked: String?) {
+        let snapshot = standing.snapshots[place]
+        guard standing.stands(place) else { return ([], .superseded, nil) }
+        guard !snapshot.state.isPending else { return ([], .noted, nil) }
+        guard let start = snapshot.start else { return ([], .rejected("startTime is missing"), nil) }
+        guard !snapshot.items.isEmpty else { return ([], .rejected("lineItems is empty"), nil) }
+        let root = chains.root(at: place)
+        var unlinked: String?
+        let customer: String
+        if let named = chains.customer(at: place) {
+            customer = named
+        } else {
+            customer = AppStoreLinker.unlinkedPrefix + root
+            unlinked = customer
         }
-        return outcome
+        let revoked = notices.voids.isEmpty ? nil : notices.voids[snapshot.token]
+        let graceBegan = notices.graceStarts.isEmpty ? nil : notices.graceStarts[snapshot.token]
+        let mapped = snapshot.items.map { item in
+            var record = MappedTransaction(
+                productType: item.renews ? .autoRenewable : .nonRenewing, typeSource: .playSubscription,
+                purchaseDate: start, expiresDate: item.expiry, revocationDate: revoked,
+                ownership: .purchased, environment: snapshot.isTest ? .sandbox : .production,
+                renewalState: snapshot.state.renewalState, gracePeriodExpiresDate: nil, storePlatform: .android,
+                isPromotional: false, provenance: TransactionProvenance(shape: .playSubscription))
+            if let type = productTypes[item.productID] {
+                record.productType = type
+                record.typeSource = .policy
+            }
+            if record.productType == .nonRenewing { record.termEnds = item.expiry }
+            if snapshot.state == .inGracePeriod, let ends = item.expiry {
+                record.gracePeriodExpiresDate = ends
+                if let graceBegan, graceBegan >= start, graceBegan < ends { record.expiresDate = graceBegan }
+            }
+            var texts = OwnedTransactionTexts()
+            texts[.transactionID] = snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)"
+            texts[.originalTransactionID] = root
+            texts[.customerID] = customer
+            texts[.productID] = item.productID
+            texts[.price] = item.price
+            texts[.currency] = item.currency
+            return Mapped(record: record, texts: texts)
+        }
+        return (mapped, nil, unlinked)
     }
 
     /// Whether `order` is an order of `snapshot`'s token older than its latest: Google Play
@@ -315,145 +289,175 @@ enum PlaySubscriptionRules {
     ///
     /// Each response links to at most one earlier token, so the chains form a forest whose
     /// roots are a token with no link (or no response in the run) or a loop. Both answers are
-    /// worked out once for every token, in one walk up the links and one pass down them by
-    /// depth: a chain of a million upgrades costs a million steps, where following each token's
-    /// links on its own took the square. Neither answer depends on the order the responses
-    /// were given.
+    /// worked out once for every token, by place, in one walk up the links and one pass down
+    /// them by depth: a chain of a million upgrades costs a million steps, where following each
+    /// token's links on its own took the square. Tokens are compared only where the answer
+    /// turns on them (a loop's least token, the nearer of two tokens below one), so neither
+    /// answer depends on the order the responses were given.
     struct Chains {
-        private var roots: [String: String] = [:]
-        private var customers: [String: String] = [:]
+        private let standing: Standing
+        /// By place: the first token of its chain, and the place of the token whose customer it
+        /// takes. Places whose response does not stand have neither.
+        private var roots: [String?]
+        private var customers: [Int?]
 
-        init(_ snapshots: [String: Snapshot]) {
-            let tokens = snapshots.keys.sorted()
-            var place: [String: Int] = [:]
-            place.reserveCapacity(tokens.count)
-            for (index, token) in tokens.enumerated() { place[token] = index }
-            let own = tokens.map { snapshots[$0]?.customerID }
+        init(_ standing: Standing) {
+            self.standing = standing
+            let snapshots = standing.snapshots
+            let count = snapshots.count
+            let nodes = (0..<count).filter(standing.stands)
             // The place a token links to; a link to a token without a response ends the chain there.
-            let link = tokens.map { snapshots[$0]?.linkedToken.flatMap { place[$0] } }
-            var up = Up(count: tokens.count)
-            for start in tokens.indices where up.root[start] == nil {
-                up.walk(from: start, tokens: tokens, own: own, link: link, snapshots: snapshots)
+            var link = [Int?](repeating: nil, count: count)
+            for node in nodes { link[node] = snapshots[node].linkedToken.flatMap { standing.places[$0] } }
+            var up = Up(count: count)
+            for start in nodes where up.root[start] == nil {
+                up.walk(from: start, snapshots: snapshots, link: link)
             }
-            let down = Self.nearestBelow(tokens: tokens, own: own, link: link, up: up)
-            roots.reserveCapacity(tokens.count)
-            for (index, token) in tokens.enumerated() {
-                roots[token] = up.root[index]
-                if let customer = up.customer[index] ?? down[index]?.customer { customers[token] = customer }
-            }
+            let below = Self.nearestBelow(nodes: nodes, snapshots: snapshots, link: link, up: up)
+            roots = up.root
+            customers = (0..<count).map { up.named[$0] ?? below[$0]?.named }
         }
 
-        /// The first token of `token`'s chain: the last one reached through links, whether the
-        /// run has its response or not. A chain that loops starts at the loop's least token.
-        func root(of token: String) -> String { roots[token] ?? token }
+        /// Chains of responses given as one per token.
+        init(_ snapshots: [String: Snapshot]) {
+            self.init(Standing(snapshots.keys.sorted().compactMap { snapshots[$0] }))
+        }
 
-        /// The customer `token`'s response names, else the nearest earlier token's, else the
-        /// nearest later one's (breadth first; ties by token).
-        func customer(of token: String) -> String? { customers[token] }
+        /// The first token of the chain of the response at `place`: the last one reached
+        /// through links, whether the run has its response or not. A chain that loops starts at
+        /// the loop's least token.
+        func root(at place: Int) -> String { roots[place] ?? standing.snapshots[place].token }
 
-        /// What the walk up the links gives each token: its root, its depth below it (a loop's
-        /// tokens are at depth 0), and the customer of the nearest token at or above it.
+        /// The customer the response at `place` names, else the nearest earlier token's, else
+        /// the nearest later one's (breadth first; ties by token).
+        func customer(at place: Int) -> String? { customers[place].flatMap { standing.snapshots[$0].customerID } }
+
+        /// `root(at:)` of the response that stands for `token`; `token` itself when none does.
+        func root(of token: String) -> String { standing.places[token].map(root(at:)) ?? token }
+
+        /// `customer(at:)` of the response that stands for `token`.
+        func customer(of token: String) -> String? { standing.places[token].flatMap(customer(at:)) }
+
+        /// What the walk up the links gives each place: its root, its depth below it (a loop's
+        /// tokens are at depth 0), and the place of the nearest token at or above it that names
+        /// a customer.
         private struct Up {
             var root: [String?]
             var depth: [Int]
-            var customer: [String?]
-            /// The tokens of each loop that names no customer.
+            var named: [Int?]
+            /// Where a place stands on the walk under way, -1 off it.
+            var onPath: [Int]
+            /// The places of each loop that names no customer.
             var namelessLoops: [[Int]] = []
 
             init(count: Int) {
                 root = Array(repeating: nil, count: count)
                 depth = Array(repeating: 0, count: count)
-                customer = Array(repeating: nil, count: count)
+                named = Array(repeating: nil, count: count)
+                onPath = Array(repeating: -1, count: count)
             }
 
-            /// Resolves every token from `start` up to the first one resolved already, the end
+            /// Resolves every place from `start` up to the first one resolved already, the end
             /// of its chain, or a loop.
-            mutating func walk(
-                from start: Int, tokens: [String], own: [String?], link: [Int?], snapshots: [String: Snapshot]
-            ) {
+            mutating func walk(from start: Int, snapshots: [Snapshot], link: [Int?]) {
                 var path: [Int] = []
-                var onPath: [Int: Int] = [:]
                 var current = start
                 // What the token above the path's last one gives it.
-                var above: (root: String, depth: Int, customer: String?)
+                var above: (root: String, depth: Int, named: Int?)
                 while true {
                     onPath[current] = path.count
                     path.append(current)
                     guard let next = link[current] else {
-                        let missing = snapshots[tokens[current]]?.linkedToken
-                        if let missing {
+                        if let missing = snapshots[current].linkedToken {
                             above = (missing, 0, nil)
                         } else {
                             // The end of its chain: its own root, at depth 0.
                             path.removeLast()
-                            root[current] = tokens[current]
-                            customer[current] = own[current]
-                            above = (tokens[current], 0, own[current])
+                            root[current] = snapshots[current].token
+                            named[current] = snapshots[current].customerID == nil ? nil : current
+                            above = (snapshots[current].token, 0, named[current])
                         }
                         break
                     }
                     if let resolved = root[next] {
-                        above = (resolved, depth[next], customer[next])
+                        above = (resolved, depth[next], named[next])
                         break
                     }
-                    if let loopStart = onPath[next] {
-                        let loop = Array(path[loopStart...])
-                        path.removeSubrange(loopStart...)
-                        let least = tokens[loop.min() ?? next]
+                    if onPath[next] >= 0 {
+                        let loop = Array(path[onPath[next]...])
+                        path.removeSubrange(onPath[next]...)
+                        let least = loop.map { snapshots[$0].token }.min() ?? snapshots[next].token
                         // Around a loop, the nearest named token is found within two turns.
-                        var nearest: String?
-                        for index in (loop + loop).reversed() {
-                            nearest = own[index] ?? nearest
-                            customer[index] = nearest
+                        var nearest: Int?
+                        for place in (loop + loop).reversed() {
+                            if snapshots[place].customerID != nil { nearest = place }
+                            named[place] = nearest
                         }
                         if nearest == nil { namelessLoops.append(loop) }
-                        for index in loop {
-                            root[index] = least
-                            depth[index] = 0
+                        for place in loop {
+                            root[place] = least
+                            depth[place] = 0
                         }
-                        above = (least, 0, customer[loop[0]])
+                        above = (least, 0, named[loop[0]])
                         break
                     }
                     current = next
                 }
-                for index in path.reversed() {
-                    root[index] = above.root
-                    depth[index] = above.depth + 1
-                    customer[index] = own[index] ?? above.customer
-                    above = (above.root, above.depth + 1, customer[index])
+                for place in path { onPath[place] = -1 }
+                for place in path.reversed() {
+                    root[place] = above.root
+                    depth[place] = above.depth + 1
+                    named[place] = snapshots[place].customerID == nil ? above.named : place
+                    above = (above.root, above.depth + 1, named[place])
                 }
             }
         }
 
-        /// For each token, the nearest later token that names a customer (the fewest links
-        /// away, then the least token at each step), worked out from the deepest tokens up.
-        private static func nearestBelow(tokens: [String], own: [String?], link: [Int?], up: Up)
-            -> [(distance: Int, child: Int, customer: String)?]
-        {
-            typealias Nearest = (distance: Int, child: Int, customer: String)
-            var below: [Nearest?] = Array(repeating: nil, count: tokens.count)
-            let deepestFirst = tokens.indices.filter { up.depth[$0] > 0 }.sorted { up.depth[$0] > up.depth[$1] }
-            for child in deepestFirst {
+        /// The nearest later token that names a customer: the fewest links away, then the
+        /// lesser token at each step.
+        private struct Below {
+            var distance: Int
+            var child: Int
+            var named: Int
+
+            func isNearer(than other: Below, _ snapshots: [Snapshot]) -> Bool {
+                if distance != other.distance { return distance < other.distance }
+                return snapshots[child].token < snapshots[other.child].token
+            }
+        }
+
+        /// For each place, `Below`, worked out from the deepest tokens up (depths bucketed, not
+        /// sorted).
+        private static func nearestBelow(nodes: [Int], snapshots: [Snapshot], link: [Int?], up: Up) -> [Below?] {
+            var below = [Below?](repeating: nil, count: snapshots.count)
+            var byDepth: [[Int]] = []
+            for node in nodes where up.depth[node] > 0 {
+                let depth = up.depth[node]
+                if byDepth.count <= depth { byDepth += Array(repeating: [], count: depth + 1 - byDepth.count) }
+                byDepth[depth].append(node)
+            }
+            for child in byDepth.reversed().joined() {
                 guard let parent = link[child] else { continue }
-                var offer: Nearest?
-                if let named = own[child] {
-                    offer = (1, child, named)
+                var offer: Below?
+                if snapshots[child].customerID != nil {
+                    offer = Below(distance: 1, child: child, named: child)
                 } else if let held = below[child] {
-                    offer = (held.distance + 1, child, held.customer)
+                    offer = Below(distance: held.distance + 1, child: child, named: held.named)
                 }
                 guard let offer else { continue }
-                if let held = below[parent], (held.distance, held.child) <= (offer.distance, offer.child) { continue }
+                if let held = below[parent], !offer.isNearer(than: held, snapshots) { continue }
                 below[parent] = offer
             }
             // A loop naming no customer: every token of it takes the nearest below any of them.
             for loop in up.namelessLoops {
-                var best: Nearest?
-                for index in loop {
-                    guard let held = below[index] else { continue }
-                    if let kept = best, (kept.distance, kept.child) <= (held.distance, index) { continue }
-                    best = (held.distance, index, held.customer)
+                var best: Below?
+                for place in loop {
+                    guard let held = below[place] else { continue }
+                    let offer = Below(distance: held.distance, child: place, named: held.named)
+                    if let kept = best, !offer.isNearer(than: kept, snapshots) { continue }
+                    best = offer
                 }
-                for index in loop { below[index] = best }
+                for place in loop { below[place] = best }
             }
             return below
         }

@@ -36,70 +36,85 @@ enum PlaySubscriptionSource: InputSource {
             description: file.describe(format: shape.format, kind: kind), source: Self.self, detail: shape)
     }
 
-    /// One value read from a file: a response, a notice, or what it came to.
-    private enum Entry {
+    /// One value read from a file: a response, a notice (with its redelivery's fingerprint when
+    /// it came with a `messageId`), or what it came to.
+    private enum Entry: Sendable {
         case snapshot(PlaySubscriptionRules.Snapshot)
-        case notice(PlaySubscriptionRules.Notice)
+        case notice(PlaySubscriptionRules.Notice, redelivery: UInt64?)
         case noted
-        case duplicate
         case rejected(String)
     }
 
-    /// A responses file's entries, by line, with its source: responses are what must be kept
-    /// (each token's), so a responses file is kept whole in entries, never as a JSON tree.
+    /// A response file's records by line, each a response's place among the run's or the
+    /// reason it was rejected: responses are what must be kept (each token's), so they are kept
+    /// once, in the run's list, never as a JSON tree.
     private struct FileRead {
         var input: RecognizedInput
         var source: ByteSource
-        var entries: [(line: Int, entry: Entry)] = []
+        var records: [(line: Int, read: Result<Int, Rejected>)]
+    }
+
+    private struct Rejected: Error {
+        var reason: String
     }
 
     /// Reads every responses file first, so that each token's standing response is known;
     /// then streams the notifications and voids, each weighed as it is read
     /// (`PlaySubscriptionRules.NoticeFold`) and counted, none kept: memory holds the responses,
     /// a piece of a file, a fingerprint per message and two instants per token, whatever the
-    /// notices' number.
+    /// notices' number. Files are parsed on every core (`JSONDocuments.stream`'s `map`); what
+    /// is folded together is folded in the run's order.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
         guard !inputs.isEmpty else { return outcome }
         let sales = stream.settings.policy.sales
+        let normalizer = stream.normalizer
         var reports: [Int: (InputReport, [Rejection])] = [:]
         var files: [(index: Int, file: FileRead)] = []
-        var messages: Set<UInt64> = []
+        var snapshots: [PlaySubscriptionRules.Snapshot] = []
         for (index, input) in inputs.enumerated() where input.detail as? Shape == .responses {
-            var read: [(line: Int, entry: Entry)] = []
-            let source = try JSONDocuments.stream(at: input.description.path, what: "Google Play responses") {
-                read += Self.entries(of: $0, shape: .responses, sales: sales, messages: &messages)
+            var records: [(line: Int, read: Result<Int, Rejected>)] = []
+            let source = try JSONDocuments.stream(
+                at: input.description.path, what: "Google Play responses",
+                map: { Self.entries(of: $0, shape: .responses, sales: sales) }
+            ) { entries in
+                for (line, entry) in entries {
+                    switch entry {
+                    case .snapshot(var snapshot):
+                        snapshot.customerID = snapshot.customerID.map(normalizer.customerID)
+                        records.append((line, .success(snapshots.count)))
+                        snapshots.append(snapshot)
+                    case .rejected(let reason): records.append((line, .failure(Rejected(reason: reason))))
+                    case .notice, .noted: break
+                    }
+                }
             }
-            stream.meter?.advance(bytes: source.size, rows: read.count)
-            files.append((index, FileRead(input: input, source: source, entries: read)))
-        }
-
-        var snapshots: [(place: PlaySubscriptionRules.Place, snapshot: PlaySubscriptionRules.Snapshot)] = []
-        for (order, (_, file)) in files.enumerated() {
-            for (record, (_, entry)) in file.entries.enumerated() {
-                guard case .snapshot(var snapshot) = entry else { continue }
-                snapshot.customerID = snapshot.customerID.map(stream.normalizer.customerID)
-                snapshots.append((PlaySubscriptionRules.Place(file: order, record: record), snapshot))
-            }
+            stream.meter?.advance(bytes: source.size, rows: records.count)
+            files.append((index, FileRead(input: input, source: source, records: records)))
         }
         let standing = PlaySubscriptionRules.Standing(snapshots)
+        snapshots = []
 
         var notices = PlaySubscriptionRules.NoticeFold()
+        var messages: Set<UInt64> = []
         for (index, input) in inputs.enumerated() {
             guard let shape = input.detail as? Shape, shape != .responses else { continue }
             let path = input.description.path
             var rejections: [Rejection] = []
             var rows = 0
             var duplicates = 0
-            let source = try JSONDocuments.stream(at: path, what: "Google Play \(shape.format)") { unit in
-                for (line, entry) in Self.entries(of: unit, shape: shape, sales: sales, messages: &messages) {
+            let source = try JSONDocuments.stream(
+                at: path, what: "Google Play \(shape.format)", map: { Self.entries(of: $0, shape: shape, sales: sales) }
+            ) { entries in
+                for (line, entry) in entries {
                     rows += 1
                     switch entry {
                     case .rejected(let reason): rejections.append(Rejection(file: path, line: line, reason: reason))
-                    case .duplicate: duplicates += 1
-                    case .notice(let notice):
-                        if case .rejected(let reason) = notices.add(
-                            notice, standing: standing.responses[notice.token]?.snapshot)
+                    case .notice(let notice, let redelivery):
+                        if let redelivery, !messages.insert(redelivery).inserted {
+                            duplicates += 1
+                        } else if case .rejected(let reason) = notices.add(
+                            notice, standing: standing.response(for: notice.token))
                         {
                             rejections.append(Rejection(file: path, line: line, reason: reason))
                         }
@@ -116,14 +131,11 @@ enum PlaySubscriptionSource: InputSource {
             reports[index] = (report, rejections)
         }
 
-        let weighed = PlaySubscriptionRules.transactions(
-            standing: standing, notices: notices, productTypes: stream.settings.policy.products.compactMapValues(\.type)
-        )
-        outcome.unlinkedCustomers = weighed.unlinkedCustomers
-        var transactions = weighed.transactions[...]
-        for (order, (index, file)) in files.enumerated() {
-            reports[index] = try account(
-                file, order: order, uses: weighed.uses, transactions: &transactions, into: stream)
+        let weighing = Weighing(
+            standing: standing, chains: PlaySubscriptionRules.Chains(standing), notices: notices,
+            productTypes: stream.settings.policy.products.compactMapValues(\.type))
+        for (index, file) in files {
+            reports[index] = try account(file, weighing, into: stream, unlinked: &outcome.unlinkedCustomers)
         }
         for index in inputs.indices {
             guard let report = reports[index] else { throw .internal("\(inputs[index].description.path) was not read") }
@@ -132,11 +144,18 @@ enum PlaySubscriptionSource: InputSource {
         return outcome
     }
 
+    /// What every response is weighed against once all files are read.
+    private struct Weighing {
+        var standing: PlaySubscriptionRules.Standing
+        var chains: PlaySubscriptionRules.Chains
+        var notices: PlaySubscriptionRules.NoticeFold
+        var productTypes: [String: ProductType]
+    }
+
     /// A responses file's accounting: each response's transactions fed at its line, and each
     /// row accepted, rejected or superseded.
     private static func account(
-        _ file: FileRead, order: Int, uses: [PlaySubscriptionRules.Place: PlaySubscriptionRules.Use],
-        transactions: inout ArraySlice<PlaySubscriptionRules.Mapped>, into stream: RecordStream
+        _ file: FileRead, _ weighing: Weighing, into stream: RecordStream, unlinked: inout Set<String>
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let path = file.input.description.path
         var sink = stream.sink(file: path, kind: .transactions, customerSource: .playSubscription)
@@ -144,22 +163,28 @@ enum PlaySubscriptionSource: InputSource {
         var report = InputReport(
             path: path, format: PlaySubscriptionSource.Shape.responses.format, kind: file.input.description.kind,
             sizeBytes: Int64(file.source.storedSize), sha256: try engineWork { try file.source.sha256() },
-            rowsRead: file.entries.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
-        for (record, (line, entry)) in file.entries.enumerated() {
-            let place = PlaySubscriptionRules.Place(file: order, record: record)
-            var rejection: Rejection?
-            switch (entry, uses[place]) {
-            case (.rejected(let reason), _), (_, .rejected(let reason)?):
-                rejection = Rejection(file: path, line: line, reason: reason)
-            case (_, .superseded?):
-                report.superseded += 1
-            default:
-                break
+            rowsRead: file.records.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
+        for (line, read) in file.records {
+            let place: Int
+            switch read {
+            case .failure(let rejected):
+                rejections.append(Rejection(file: path, line: line, reason: rejected.reason))
+                continue
+            case .success(let at): place = at
             }
+            let weighed = PlaySubscriptionRules.transactions(
+                at: place, of: weighing.standing, chains: weighing.chains, notices: weighing.notices,
+                productTypes: weighing.productTypes)
+            var rejection: Rejection?
+            switch weighed.use {
+            case .rejected(let reason)?: rejection = Rejection(file: path, line: line, reason: reason)
+            case .superseded?: report.superseded += 1
+            case .noted?, nil: break
+            }
+            if let customer = weighed.unlinked { unlinked.insert(customer) }
             let before = sink.rejections.count
-            while let next = transactions.first, next.place == place {
-                sink.accept(transaction: next.record, texts: next.texts, line: line)
-                transactions.removeFirst()
+            for mapped in weighed.transactions {
+                sink.accept(transaction: mapped.record, texts: mapped.texts, line: line)
             }
             // A row is rejected once, for the first reason found (a response's second line
             // item may fail a check its first passed). Rows may share a line: each counts.
@@ -192,12 +217,13 @@ enum PlaySubscriptionSource: InputSource {
         return hash.value
     }
 
-    /// The entries one top-level value gives. A notification whose `messageId` was seen already
-    /// saying the same is a redelivery; one that says something else under a seen `messageId`
-    /// is weighed too, so that which file or line came first never decides what a customer is.
-    private static func entries(
-        of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy, messages: inout Set<UInt64>
-    ) -> [(line: Int, entry: Entry)] {
+    /// The entries one top-level value gives, each notification with its redelivery's
+    /// fingerprint: one whose `messageId` was seen already saying the same is a redelivery; one
+    /// that says something else under a seen `messageId` is weighed too, so that which file or
+    /// line came first never decides what a customer is.
+    private static func entries(of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy) -> [(
+        line: Int, entry: Entry
+    )] {
         let value: JSONValue.Located
         switch unit {
         case .rejected(let line, let reason): return [(line, .rejected(reason))]
@@ -218,12 +244,9 @@ enum PlaySubscriptionSource: InputSource {
                 return list.map { entry in
                     switch PlayNotice.notification(entry, sales: sales) {
                     case .success(.notice(let notice, let messageID)):
-                        if let messageID, !messages.insert(redelivery(messageID, notice)).inserted {
-                            return (entry.line, .duplicate)
-                        }
-                        return (entry.line, .notice(notice))
-                    case .success(.noted): return (entry.line, .noted)
-                    case .failure(let problem): return (entry.line, .rejected(problem.reason))
+                        (entry.line, .notice(notice, redelivery: messageID.map { redelivery($0, notice) }))
+                    case .success(.noted): (entry.line, .noted)
+                    case .failure(let problem): (entry.line, .rejected(problem.reason))
                     }
                 }
             }
@@ -233,7 +256,7 @@ enum PlaySubscriptionSource: InputSource {
             case .success(let list):
                 return list.map { entry in
                     switch PlayNotice.voided(entry) {
-                    case .success(.notice(let notice, _)): (entry.line, .notice(notice))
+                    case .success(.notice(let notice, _)): (entry.line, .notice(notice, redelivery: nil))
                     case .success(.noted): (entry.line, .noted)
                     case .failure(let problem): (entry.line, .rejected(problem.reason))
                     }
