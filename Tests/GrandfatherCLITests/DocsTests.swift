@@ -51,6 +51,62 @@ import Testing
             "\(file)'s \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
     }
 
+    /// CONTRIBUTING.md's folder map and the DocC article Architecture's are
+    /// docs/folder-map.txt's, and it describes every folder there is and none that is gone
+    /// (`scripts/folder-map --write` rewrites the two maps).
+    @Test func folderMapIsCurrent() throws {
+        let check = try Self.folderMap(["--check"])
+        #expect(check.status == 0, "scripts/folder-map --check:\n\(check.output)")
+        #expect(check.output.isEmpty, "\(check.output)")
+    }
+
+    /// The checker can fail: on a small repository of its own, a folder with no description, a
+    /// description of a folder that is gone and a stale map each fail it, naming what is wrong.
+    @Test func folderMapCheckFailsOnEachProblem() throws {
+        let repository = try CLI()
+        let root = ["--root", repository.folder.path]
+        let map = "Sources/GrandfatherCore/\n    the library\ndocs/\n    the documentation\n"
+        let markers = "<!-- folder-map:begin -->\n<!-- folder-map:end -->\n"
+        try repository.write("docs/folder-map.txt", map)
+        try repository.write("CONTRIBUTING.md", "# Contributing\n\n" + markers)
+        try repository.write(
+            "Sources/GrandfatherCore/GrandfatherCore.docc/Architecture.md", "# Architecture\n\n" + markers)
+        let written = try Self.folderMap(["--write"] + root)
+        #expect(written.status == 0, "\(written.output)")
+        let current = try Self.folderMap(["--check"] + root)
+        #expect(current.status == 0 && current.output.isEmpty, "\(current.output)")
+
+        try repository.write("Sources/GrandfatherCore/Inputs/Claims/ClaimedOrderSource.swift", "")
+        let undescribed = try Self.folderMap(["--check"] + root)
+        #expect(undescribed.status == 1)
+        #expect(
+            undescribed.output.contains("Sources/GrandfatherCore/Inputs/Claims/ has no description"),
+            "\(undescribed.output)")
+        try FileManager.default.removeItem(atPath: repository.path("Sources/GrandfatherCore/Inputs"))
+
+        try repository.write("docs/folder-map.txt", map + "Sources/Gone/\n    a folder since removed\n")
+        let gone = try Self.folderMap(["--check"] + root)
+        #expect(gone.status == 1)
+        #expect(gone.output.contains("Sources/Gone/ is described, but there is no such folder"), "\(gone.output)")
+        #expect(gone.output.contains("CONTRIBUTING.md: its folder map is not"), "\(gone.output)")
+    }
+
+    /// Runs `scripts/folder-map` with `arguments`: its exit status, and what it printed on
+    /// standard output and error together (joined by the shell, so one pipe holds both).
+    static func folderMap(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments =
+            ["-c", #"exec python3 "$0" "$@" 2>&1"#, root.appendingPathComponent("scripts/folder-map").path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// README.md's sample run is a real one: `scripts/sample`'s audit, run again at the
     /// instant its run id names (the run's as-of, as `scripts/sample` audits as of now),
     /// prints the block's summary line, and the snapshot's classes and the run folder's
