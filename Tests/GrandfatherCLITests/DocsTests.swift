@@ -51,6 +51,45 @@ import Testing
             "\(file)'s \(marker) block is not \(source): run RECORD_DOCS=1 scripts/test")
     }
 
+    /// Every Swift rule the SQL twin says a step mirrors (`-- SPEC §…; mirrors Type.member
+    /// (Folder/File.swift)`, as `grandfather sql` prints them) exists: each file named, each
+    /// type declared, and each member declared in a file that declares or extends its type. A
+    /// rule moved or renamed leaves no step citing what is gone.
+    @Test func everySQLStepCitesARuleThatExists() throws {
+        let cli = try CLI()
+        try cli.write("policy.json", SmallData.policy)
+        let script = try cli.run(["sql", "--policy", "policy.json", "--as-of", SmallData.asOf, "--dialect", "duckdb"])
+        #expect(script.status == 0, "\(script.stderr)")
+        let citations = script.stdout.split(separator: "\n").compactMap { line -> Substring? in
+            guard line.contains("-- "), let mirrors = line.range(of: "; mirrors ") else { return nil }
+            return line[mirrors.upperBound...]
+        }
+        #expect(citations.count >= 10, "the script's steps cite their rules: \(citations)")
+        let sources = Self.root.appendingPathComponent("Sources/GrandfatherCore")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        let texts = try files.map { try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8) }
+        func declares(_ type: Substring, _ text: String) -> Bool {
+            text.range(of: #"(enum|struct|class|protocol|extension) \#(type)\b"#, options: .regularExpression) != nil
+        }
+        for citation in citations {
+            for path in citation.matches(of: /[A-Za-z+\/]+\.swift/) {
+                #expect(files.contains(String(path.output)), "\(citation): no file \(path.output)")
+            }
+            for cited in citation.matches(of: /\b([A-Z][A-Za-z]*)\.([a-z][A-Za-z]*)\b/) {
+                let (type, member) = (cited.output.1, cited.output.2)
+                guard !cited.output.0.hasSuffix("swift") else { continue }
+                let holders = texts.filter { declares(type, $0) }
+                #expect(!holders.isEmpty, "\(citation): no type \(type)")
+                let pattern =
+                    member == "init"
+                    ? #"\binit[(<]"# : #"(func|var|let|case) \#(member)\b"#
+                let found = holders.contains { $0.range(of: pattern, options: .regularExpression) != nil }
+                #expect(found, "\(citation): \(type) declares no \(member)")
+            }
+        }
+    }
+
     /// CONTRIBUTING.md's folder map and the DocC article Architecture's are
     /// docs/folder-map.txt's, and it describes every folder there is and none that is gone
     /// (`scripts/folder-map --write` rewrites the two maps).

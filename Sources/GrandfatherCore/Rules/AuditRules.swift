@@ -6,7 +6,8 @@ import GrandfatherEngine
 /// tables; a copy per transaction or customer would retain and release each).
 ///
 /// Each file of this folder states one family of rules over plain values, naming its SPEC
-/// sections: `CurrencyRules` (what makes a transaction current), `AnswerRules` (the version
+/// sections: `ActivityRules` (what counts, which auto-renewable is the latest; plain static
+/// functions, no settings), `CurrencyRules` (what makes a transaction current), `AnswerRules` (the version
 /// and date answers), `ClassRules` (each class), `FlagRules` (each flag) and
 /// `EntitlementRules` (each grant). The SQL twin of a family can sit beside its file. The
 /// engine folds and lends the values; it never restates a rule.

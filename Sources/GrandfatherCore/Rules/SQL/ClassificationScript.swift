@@ -112,7 +112,7 @@ public enum ClassificationScript {
     /// Production rows of `columns` (SPEC §8.8: sandbox transactions count for nobody).
     private static func production(_ sql: SQLContext, _ columns: [String]) -> SQLStep {
         SQLStep(
-            name: "production", spec: "§8.8", mirrors: "ShardedLedger.add (sandbox rows dropped)",
+            name: "production", spec: "§8.8", mirrors: "ActivityRules.counts (Rules/ActivityRules.swift)",
             query: """
                 SELECT \(columns.joined(separator: ", "))
                 FROM \(sql.tables.transactions)
@@ -155,7 +155,7 @@ public enum ClassificationScript {
                 \(all("through_grace")) AS all_current_through_grace,
                 \(all("ownership_type = 'family_shared'")) AS all_current_family_shared,
                 \(any("is_current AND product_type IN ('auto_renewable', 'non_renewing') AND ownership_type <> 'family_shared' AND NOT is_promotional")) AS current_purchased_subscription,
-                -- The latest auto-renewable's state: SPEC §8.19; mirrors CustomerActivity.isLater.
+                -- The latest auto-renewable's state: SPEC §8.19; mirrors ActivityRules.order.
                 \(latest) AS latest_renewal_state,
                 \(sql.collect(fingerprint: sql.fingerprint("transaction_id"))) AS id_fingerprints
             FROM currency
@@ -213,7 +213,7 @@ public enum ClassificationScript {
                 """)
         let conflicting = SQLStep(
             name: "conflicting_customers", spec: "§8.23",
-            mirrors: "TransactionFingerprints.conflict (Stages/Classify/TransactionFingerprints.swift)",
+            mirrors: "TransactionFingerprints.settle, content (Stages/Classify/TransactionFingerprints.swift)",
             query: """
                 SELECT DISTINCT f.customer_id
                 FROM \(facts) AS f

@@ -197,26 +197,17 @@ struct CustomerActivity: Sendable {
         current = kept
     }
 
-    private enum Order { case earlier, same, later }
-
-    /// Where an auto-renewable transaction comes against the latest one kept (SPEC §8.19:
-    /// purchase date, then transaction id, then renewal state text).
-    private func order(of transaction: Transaction, of batch: TransactionBatch) -> Order {
+    /// Where an auto-renewable transaction comes against the latest one kept
+    /// (`ActivityRules.order`, SPEC §8.19); the first one read is the latest so far.
+    private func order(of transaction: Transaction, of batch: TransactionBatch) -> ActivityRules.Order {
         guard let latest = latestRenewable else { return .later }
-        if transaction.purchaseDate != latest.purchaseDate {
-            return latest.purchaseDate < transaction.purchaseDate ? .later : .earlier
-        }
-        let order = batch.withBytes(transaction.transactionID) { candidate in
-            latest.compactTransactionID.withBytes { kept -> Int in
-                if kept.elementsEqual(candidate) { return 0 }
-                return kept.lexicographicallyPrecedes(candidate) ? 1 : -1
+        return batch.withBytes(transaction.transactionID) { candidate in
+            latest.compactTransactionID.withBytes { kept in
+                ActivityRules.order(
+                    purchased: transaction.purchaseDate, id: candidate, state: transaction.renewalState,
+                    against: latest.purchaseDate, id: kept, state: latest.state)
             }
         }
-        if order != 0 { return order > 0 ? .later : .earlier }
-        let kept = (latest.state?.rawValue ?? "").utf8
-        let candidate = (transaction.renewalState?.rawValue ?? "").utf8
-        if kept.elementsEqual(candidate) { return .same }
-        return kept.lexicographicallyPrecedes(candidate) ? .later : .earlier
     }
 
     /// The grant a transaction makes, or `nil` when it is not current (`AuditRules.currency`).

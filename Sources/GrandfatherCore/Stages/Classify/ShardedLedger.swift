@@ -106,7 +106,7 @@ final class ShardedLedger: @unchecked Sendable {
         if scratch.count != Self.shardCount { scratch = Array(repeating: [], count: Self.shardCount) }
         for bucket in scratch.indices { scratch[bucket].removeAll(keepingCapacity: true) }
         for row in batch.rows.indices {
-            guard batch.rows[row].environment == .production else {
+            guard ActivityRules.counts(batch.rows[row].environment) else {
                 sandbox += 1
                 continue
             }
