@@ -107,8 +107,8 @@ extension JSONDocuments {
     /// How much of a JSON file recognition reads, at most, to find its first record.
     static let maximumPeek = 16 << 20
 
-    /// The largest file of JSON documents read (subscriber responses, webhook events, Google
-    /// Play's files, licensing verdicts): these are read whole.
+    /// The largest file of JSON documents read whole (subscriber responses, webhook events, and
+    /// any such file that is one JSON array), and the largest value a streamed file may hold.
     static let maximumFileSize = 1 << 30
 
     /// A file of JSON documents (`what` names them in the error), read whole: its source and

@@ -30,25 +30,34 @@ enum LicensingVerdictSource: InputSource {
             var rejections: [Rejection] = []
             var duplicates = 0
             var rows = 0
-            let source = try JSONDocuments.stream(at: path, what: "licensing verdicts") { unit in
-                rows += 1
-                switch unit {
-                case .rejected(let line, let reason):
-                    rejections.append(Rejection(file: path, line: line, reason: reason))
-                case .element(let body):
-                    switch LicensingVerdict.read(body, sales: stream.settings.policy.sales) {
-                    case .failure(let problem):
-                        rejections.append(Rejection(file: path, line: body.line, reason: problem.reason))
-                    case .success(var verdict):
-                        verdict.customerID = stream.normalizer.customerID(verdict.customerID)
-                        var key = StableHash()
-                        key.combine(verdict.customerID)
-                        key.combine(verdict.at)
-                        key.combine(verdict.licensed ? 1 : 0)
-                        if seen.insert(key.value).inserted { fold.add(verdict) } else { duplicates += 1 }
+            let sales = stream.settings.policy.sales
+            // Parsed and read on every core; filed, told apart and folded in the file's order.
+            let source = try JSONDocuments.stream(
+                at: path, what: "licensing verdicts",
+                map: { unit -> Result<LicensingRules.Verdict, Rejected> in
+                    switch unit {
+                    case .rejected(let line, let reason): return .failure(Rejected(line: line, reason: reason))
+                    case .element(let body):
+                        return LicensingVerdict.read(body, sales: sales).mapError {
+                            Rejected(line: body.line, reason: $0.reason)
+                        }
                     }
                 }
+            ) { read in
+                rows += 1
+                switch read {
+                case .failure(let rejected):
+                    rejections.append(Rejection(file: path, line: rejected.line, reason: rejected.reason))
+                case .success(var verdict):
+                    verdict.customerID = stream.normalizer.customerID(verdict.customerID)
+                    var key = StableHash()
+                    key.combine(verdict.customerID)
+                    key.combine(verdict.at)
+                    key.combine(verdict.licensed ? 1 : 0)
+                    if seen.insert(key.value).inserted { fold.add(verdict) } else { duplicates += 1 }
+                }
             }
+            stream.meter?.advance(bytes: source.size, rows: rows)
             let report = InputReport(
                 path: path, format: .playLicensing, kind: .evidence, sizeBytes: Int64(source.storedSize),
                 sha256: try engineWork { try source.sha256() }, rowsRead: rows,
@@ -58,5 +67,11 @@ enum LicensingVerdictSource: InputSource {
         }
         if !fold.isEmpty { _ = stream.ledger.add(fold.customers) }
         return outcome
+    }
+
+    /// A verdict that could not be read, and why.
+    private struct Rejected: Error {
+        var line: Int
+        var reason: String
     }
 }
