@@ -135,8 +135,8 @@ extension JSONDocuments {
     /// in it, never the whole file's tree: JSON Lines a megabyte at a time, each piece cut at
     /// a line end, and a value a cut left open read again whole with the next piece (a
     /// document spread over lines is read once it closes). A file that is one JSON array is
-    /// read whole, as `read(at:what:)` reads it. Records, their lines and their rejections are
-    /// what `read(at:what:)` gives.
+    /// streamed element by element (`streamArray`). Records, their lines and their rejections
+    /// are what `read(at:what:)` gives.
     static func stream(
         at path: String, what: String, piece: Int = streamChunk, _ body: (Unit) -> Void
     ) throws(GrandfatherError) -> ByteSource {
@@ -161,13 +161,14 @@ extension JSONDocuments {
             let count = try engineWork { try source.read(at: offset, count: piece, into: &chunk) }
             offset += count
             pending += chunk[0..<count]
-            if !decided, let first = pending.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
-                decided = true
-                if first == UInt8(ascii: "[") {
-                    // One array: its elements are only known once it closes.
-                    let (whole, units) = try read(at: path, what: what)
-                    units.forEach { body(map($0)) }
-                    return whole
+            if !decided {
+                let text = pending.starts(with: [0xEF, 0xBB, 0xBF]) ? pending.dropFirst(3) : pending[...]
+                if let first = text.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
+                    decided = true
+                    if first == UInt8(ascii: "[") {
+                        // One array: its elements handed on as each closes.
+                        return try streamArray(source, at: path, what: what, piece: piece, map: map, body)
+                    }
                 }
             }
             guard count > 0 else {
@@ -248,8 +249,9 @@ extension JSONDocuments {
     }
 
     private static func lineBreaks(in bytes: ArraySlice<UInt8>) -> Int {
+        let span = bytes.span
         var count = 0
-        for byte in bytes where byte == 0x0A { count += 1 }
+        for index in span.indices where span[index] == 0x0A { count += 1 }
         return count
     }
 

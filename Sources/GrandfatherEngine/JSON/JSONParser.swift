@@ -10,12 +10,13 @@ public struct JSONParser {
     public private(set) var line: Int
     private var lineStart: Int
 
-    /// Creates a parser over `bytes`, whose first byte is on `line`.
-    public init(bytes: UnsafeRawBufferPointer, line: Int = 1, start: Int = 0) {
+    /// Creates a parser over `bytes` from `start`, which is on `line`; columns count from
+    /// `lineStart` (by default `start`: the parser starts a line).
+    public init(bytes: UnsafeRawBufferPointer, line: Int = 1, start: Int = 0, lineStart: Int? = nil) {
         self.bytes = bytes
         self.index = start
         self.line = line
-        self.lineStart = start
+        self.lineStart = lineStart ?? start
     }
 
     public var column: Int { index - lineStart + 1 }

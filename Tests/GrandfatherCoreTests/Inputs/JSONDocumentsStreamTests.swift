@@ -31,6 +31,57 @@ import Testing
         return text
     }
 
+    /// One JSON array: elements on one line or spread over lines, nested arrays and objects,
+    /// strings with brackets, commas and escaped quotes, CR LF, and now and then a break (an
+    /// element cut short, a trailing comma, text after the array, an object closed twice, a
+    /// repeated key, no closing bracket).
+    static func array(_ generator: inout SplitMix) -> String {
+        var elements: [String] = []
+        for index in 0..<Int.random(in: 0...30, using: &generator) {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: elements.append("{\n  \"spread\": \(index),\n  \"over\": [1,\n 2, {\"x\": [\"]\"]}]\n}")
+            case 1: elements.append(#"{"text": "a, b ] } [ { \" \\", "n": \#(index)}"#)
+            case 2: elements.append(#"[1, [2, [3]], "x"]"#)
+            case 3: elements.append(#""plain""#)
+            case 4: elements.append(#"{"dup": 1, "dup": 2}"#)
+            default: elements.append(#"{"customer_id": "c\#(index)", "nested": {"a": [\#(index)]}}"#)
+            }
+        }
+        let separator = [",", ", ", ",\n", ",\r\n  ", "\n,"][Int.random(in: 0..<5, using: &generator)]
+        var text =
+            (Int.random(in: 0..<5, using: &generator) == 0 ? "\u{FEFF}" : "") + " [\n"
+            + elements.joined(separator: separator) + "\n]\n"
+        switch Int.random(in: 0..<12, using: &generator) {
+        case 0: text = text.replacingOccurrences(of: #""n": "#, with: #""n" "#)
+        case 1: text = text.replacingOccurrences(of: "\n]\n", with: ",\n]\n")
+        case 2: text += "{}\n"
+        case 3: text = text.replacingOccurrences(of: "\n]\n", with: "\n")
+        case 4: text = text.replacingOccurrences(of: "}}", with: "}}}")
+        default: break
+        }
+        return text
+    }
+
+    @Test func anArrayStreamedGivesWhatTheWholeArrayGives() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SplitMix(seed: 5151)
+        for round in 0..<300 {
+            let text = Self.array(&generator)
+            let path = folder.appendingPathComponent("a\(round).json").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let whole = try JSONDocuments.read(at: path, what: "test").units.map(Self.described)
+            for piece in [1, 5, 16, 97, 1 << 20] {
+                var streamed: [String] = []
+                _ = try JSONDocuments.stream(at: path, what: "test", piece: piece) {
+                    streamed.append(Self.described($0))
+                }
+                #expect(streamed == whole, "round \(round), pieces of \(piece): \(text)")
+            }
+        }
+    }
+
     @Test func piecesGiveWhatTheWholeFileGives() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -37,13 +37,24 @@ enum Base64 {
     /// The decoded bytes, or `nil` on a character outside the alphabet, misplaced padding, or
     /// a length no encoding has (one character left over).
     static func decode(_ encoded: some Collection<UInt8>, alphabet: Alphabet) -> [UInt8]? {
-        let table = alphabet == .url ? urlTable : standardTable
+        decode(Array(encoded).span, alphabet: alphabet)
+    }
+
+    /// `decode(_:alphabet:)` of a string's UTF-8, read in place: a Pub/Sub envelope's `data` is
+    /// decoded for every notification.
+    static func decode(_ encoded: String.UTF8View, alphabet: Alphabet) -> [UInt8]? {
+        decode(encoded.span, alphabet: alphabet)
+    }
+
+    private static func decode(_ encoded: Span<UInt8>, alphabet: Alphabet) -> [UInt8]? {
+        let table = (alphabet == .url ? urlTable : standardTable).span
         var output: [UInt8] = []
         output.reserveCapacity(encoded.count / 4 * 3 + 3)
         var accumulator: UInt32 = 0
         var pending = 0
         var padding = 0
-        for byte in encoded {
+        for index in encoded.indices {
+            let byte = encoded[index]
             if byte == UInt8(ascii: "=") {
                 padding += 1
                 continue

@@ -45,6 +45,18 @@ enum PlaySubscriptionSource: InputSource {
         case rejected(String)
     }
 
+    /// An entry and the line it was read at (a struct, not a tuple: arrays of tuples look up
+    /// their type's metadata at run time, once per record on both cores).
+    private struct Located: Sendable {
+        var line: Int
+        var entry: Entry
+
+        init(_ line: Int, _ entry: Entry) {
+            self.line = line
+            self.entry = entry
+        }
+    }
+
     /// A response file's records by line, each a response's place among the run's or the
     /// reason it was rejected: responses are what must be kept (each token's), so they are kept
     /// once, in the run's list, never as a JSON tree.
@@ -78,8 +90,9 @@ enum PlaySubscriptionSource: InputSource {
                 at: input.description.path, what: "Google Play responses",
                 map: { Self.entries(of: $0, shape: .responses, sales: sales) }
             ) { entries in
-                for (line, entry) in entries {
-                    switch entry {
+                for read in entries {
+                    let line = read.line
+                    switch read.entry {
                     case .snapshot(var snapshot):
                         snapshot.customerID = snapshot.customerID.map(normalizer.customerID)
                         records.append((line, .success(snapshots.count)))
@@ -106,9 +119,10 @@ enum PlaySubscriptionSource: InputSource {
             let source = try JSONDocuments.stream(
                 at: path, what: "Google Play \(shape.format)", map: { Self.entries(of: $0, shape: shape, sales: sales) }
             ) { entries in
-                for (line, entry) in entries {
+                for read in entries {
+                    let line = read.line
                     rows += 1
-                    switch entry {
+                    switch read.entry {
                     case .rejected(let reason): rejections.append(Rejection(file: path, line: line, reason: reason))
                     case .notice(let notice, let redelivery):
                         if let redelivery, !messages.insert(redelivery).inserted {
@@ -221,44 +235,42 @@ enum PlaySubscriptionSource: InputSource {
     /// fingerprint: one whose `messageId` was seen already saying the same is a redelivery; one
     /// that says something else under a seen `messageId` is weighed too, so that which file or
     /// line came first never decides what a customer is.
-    private static func entries(of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy) -> [(
-        line: Int, entry: Entry
-    )] {
+    private static func entries(of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy) -> [Located] {
         let value: JSONValue.Located
         switch unit {
-        case .rejected(let line, let reason): return [(line, .rejected(reason))]
+        case .rejected(let line, let reason): return [Located(line, .rejected(reason))]
         case .element(let element): value = element
         }
         switch shape {
         case .responses:
             return PlaySubscriptionResponse.entries(value).map { entry in
                 switch PlaySubscriptionResponse.read(entry, sales: sales) {
-                case .success(let snapshot): (entry.body.line, .snapshot(snapshot))
-                case .failure(let problem): (entry.body.line, .rejected(problem.reason))
+                case .success(let snapshot): Located(entry.body.line, .snapshot(snapshot))
+                case .failure(let problem): Located(entry.body.line, .rejected(problem.reason))
                 }
             }
         case .notifications:
             switch PlayNotice.notificationEntries(value) {
-            case .failure(let problem): return [(value.line, .rejected(problem.reason))]
+            case .failure(let problem): return [Located(value.line, .rejected(problem.reason))]
             case .success(let list):
                 return list.map { entry in
                     switch PlayNotice.notification(entry, sales: sales) {
                     case .success(.notice(let notice, let messageID)):
-                        (entry.line, .notice(notice, redelivery: messageID.map { redelivery($0, notice) }))
-                    case .success(.noted): (entry.line, .noted)
-                    case .failure(let problem): (entry.line, .rejected(problem.reason))
+                        Located(entry.line, .notice(notice, redelivery: messageID.map { redelivery($0, notice) }))
+                    case .success(.noted): Located(entry.line, .noted)
+                    case .failure(let problem): Located(entry.line, .rejected(problem.reason))
                     }
                 }
             }
         case .voided:
             switch PlayNotice.voidedEntries(value) {
-            case .failure(let problem): return [(value.line, .rejected(problem.reason))]
+            case .failure(let problem): return [Located(value.line, .rejected(problem.reason))]
             case .success(let list):
                 return list.map { entry in
                     switch PlayNotice.voided(entry) {
-                    case .success(.notice(let notice, _)): (entry.line, .notice(notice, redelivery: nil))
-                    case .success(.noted): (entry.line, .noted)
-                    case .failure(let problem): (entry.line, .rejected(problem.reason))
+                    case .success(.notice(let notice, _)): Located(entry.line, .notice(notice, redelivery: nil))
+                    case .success(.noted): Located(entry.line, .noted)
+                    case .failure(let problem): Located(entry.line, .rejected(problem.reason))
                     }
                 }
             }
