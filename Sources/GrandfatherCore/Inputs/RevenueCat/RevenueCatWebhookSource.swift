@@ -18,30 +18,37 @@ enum RevenueCatWebhookSource: InputSource {
         var events: [(order: EventOrder, merges: [WebhookEvent.Merge])] = []
         for (file, input) in inputs.enumerated() {
             let path = input.description.path
-            let (source, units) = try JSONDocuments.read(at: path, what: "webhook events")
             var report = InputReport(
-                path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: Int64(source.storedSize),
-                sha256: try engineWork { try source.sha256() }, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-                exactDuplicates: 0,
-                sandboxRows: 0)
+                path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: 0, sha256: "", rowsRead: 0,
+                rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
             var rejections: [Rejection] = []
-            for unit in units {
-                report.rowsRead += 1
-                switch unit {
-                case .element(let body):
-                    switch WebhookEvent.read(body) {
-                    case .success(let event):
-                        report.rowsAccepted += 1
-                        events.append(
-                            (EventOrder(timestamp: event.timestamp, file: file, line: body.line), event.merges))
-                    case .failure(let problem):
-                        rejections.append(
-                            Rejection(file: path, line: problem.line, column: nil, field: nil, reason: problem.reason))
+            // Streamed, each event read on both cores; only its merges and place are kept.
+            let source = try JSONDocuments.stream(
+                at: path, what: "webhook events",
+                map: { unit -> Result<Located, Rejected> in
+                    switch unit {
+                    case .element(let body):
+                        return WebhookEvent.read(body).map { Located(event: $0, line: body.line) }.mapError {
+                            Rejected(line: $0.line, reason: $0.reason)
+                        }
+                    case .rejected(let line, let reason):
+                        return .failure(Rejected(line: line, reason: reason))
                     }
-                case .rejected(let line, let reason):
-                    rejections.append(Rejection(file: path, line: line, column: nil, field: nil, reason: reason))
+                }
+            ) { read in
+                report.rowsRead += 1
+                switch read {
+                case .success(let read):
+                    report.rowsAccepted += 1
+                    events.append(
+                        (EventOrder(timestamp: read.event.timestamp, file: file, line: read.line), read.event.merges))
+                case .failure(let rejected):
+                    rejections.append(
+                        Rejection(file: path, line: rejected.line, column: nil, field: nil, reason: rejected.reason))
                 }
             }
+            report.sizeBytes = Int64(source.storedSize)
+            report.sha256 = try engineWork { try source.sha256() }
             report.rowsRejected = rejections.count
             stream.meter?.advance(bytes: source.size, rows: report.rowsRead)
             outcome.files.append((report, rejections))
@@ -51,6 +58,18 @@ enum RevenueCatWebhookSource: InputSource {
             for merge in merges { outcome.identities.merge(merge.id, onto: merge.onto, how: merge.how) }
         }
         return outcome
+    }
+
+    /// An event read, and the line it starts on.
+    private struct Located: Sendable {
+        var event: WebhookEvent.Read
+        var line: Int
+    }
+
+    /// An event that could not be read, and why.
+    private struct Rejected: Error {
+        var line: Int
+        var reason: String
     }
 
     /// Where an event stands in the order its merges are applied in.

@@ -27,7 +27,7 @@ enum WebhookEvent {
     }
 
     /// One merge an event asks for.
-    struct Merge: Equatable {
+    struct Merge: Equatable, Sendable {
         var id: String
         var onto: String
         var how: CustomerIdentities.Merge
@@ -35,7 +35,7 @@ enum WebhookEvent {
 
     /// What one body gives: when the event happened (`event_timestamp_ms`, the order merges
     /// are applied in), and its merges, in the order it lists the ids.
-    struct Read: Equatable {
+    struct Read: Equatable, Sendable {
         var timestamp: Int64?
         var merges: [Merge]
     }
