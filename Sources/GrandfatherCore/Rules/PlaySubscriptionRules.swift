@@ -159,16 +159,24 @@ enum PlaySubscriptionRules {
     struct Standing {
         private(set) var snapshots: [Snapshot] = []
         private(set) var places: [String: Int] = [:]
+        /// By place: whether the response stands (asked of every response, so not looked up).
+        private var standing: [Bool] = []
 
         init(_ snapshots: [Snapshot]) {
             self.snapshots = snapshots
             places.reserveCapacity(snapshots.count)
+            standing = Array(repeating: true, count: snapshots.count)
             for (place, snapshot) in snapshots.enumerated() {
                 guard let held = places[snapshot.token] else {
                     places[snapshot.token] = place
                     continue
                 }
-                if !snapshots[held].standsOver(snapshot) { places[snapshot.token] = place }
+                if snapshots[held].standsOver(snapshot) {
+                    standing[place] = false
+                } else {
+                    standing[held] = false
+                    places[snapshot.token] = place
+                }
             }
         }
 
@@ -176,7 +184,7 @@ enum PlaySubscriptionRules {
         func response(for token: String) -> Snapshot? { places[token].map { snapshots[$0] } }
 
         /// Whether the response at `place` is the one that stands for its token.
-        func stands(_ place: Int) -> Bool { places[snapshots[place].token] == place }
+        func stands(_ place: Int) -> Bool { standing[place] }
     }
 
     /// What the run's notifications and voids say of each token, folded one notice at a time
@@ -212,7 +220,29 @@ enum PlaySubscriptionRules {
     /// A transaction mapped from a response, with its texts.
     struct Mapped: Sendable {
         var record: MappedTransaction
-        var texts: OwnedTransactionTexts
+        var texts: Texts
+    }
+
+    /// A transaction's texts as the response holds them: lent to the ledger in place, not
+    /// copied into byte arrays of their own (six allocations a transaction).
+    struct Texts: TransactionTexts, Sendable {
+        var transactionID: String
+        var originalTransactionID: String
+        var customerID: String
+        var productID: String
+        var price: String?
+        var currency: String?
+
+        func read<Result>(_ text: TransactionText, _ body: (Span<UInt8>) -> Result) -> Result? {
+            switch text {
+            case .transactionID: body(transactionID.utf8.span)
+            case .originalTransactionID: body(originalTransactionID.utf8.span)
+            case .customerID: body(customerID.utf8.span)
+            case .productID: body(productID.utf8.span)
+            case .price: price.map { body($0.utf8.span) }
+            case .currency: currency.map { body($0.utf8.span) }
+            }
+        }
     }
 
     /// The response's transactions (one per line item), or what became of it instead; and the
@@ -253,13 +283,10 @@ enum PlaySubscriptionRules {
                 record.gracePeriodExpiresDate = ends
                 if let graceBegan, graceBegan >= start, graceBegan < ends { record.expiresDate = graceBegan }
             }
-            var texts = OwnedTransactionTexts()
-            texts[.transactionID] = snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)"
-            texts[.originalTransactionID] = root
-            texts[.customerID] = customer
-            texts[.productID] = item.productID
-            texts[.price] = item.price
-            texts[.currency] = item.currency
+            let texts = Texts(
+                transactionID: snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)",
+                originalTransactionID: root, customerID: customer, productID: item.productID, price: item.price,
+                currency: item.currency)
             return Mapped(record: record, texts: texts)
         }
         return (mapped, nil, unlinked)
