@@ -1,8 +1,9 @@
 import GrandfatherEngine
 
-/// Google Play subscriptions mapped onto SPEC §2's transactions (docs/GooglePlay.md, "Play
-/// subscriptions"): what the run's `subscriptionsv2` responses, real-time developer
-/// notifications and voided purchases say together of each purchase token.
+/// Google Play subscriptions weighed together (docs/GooglePlay.md, "Play subscriptions"): what
+/// the run's `subscriptionsv2` responses, real-time developer notifications and voided
+/// purchases say together of each purchase token. `PlaySubscriptionMapping`
+/// (`Inputs/GooglePlay/`) maps what stands onto SPEC §2's transactions.
 ///
 /// - **One transaction per purchase token** (per line item, when a response has several):
 ///   a token is one subscription purchase across its renewals. Of several responses for one
@@ -215,81 +216,6 @@ enum PlaySubscriptionRules {
             }
             return .noted
         }
-    }
-
-    /// A transaction mapped from a response, with its texts.
-    struct Mapped: Sendable {
-        var record: MappedTransaction
-        var texts: Texts
-    }
-
-    /// A transaction's texts as the response holds them: lent to the ledger in place, not
-    /// copied into byte arrays of their own (six allocations a transaction).
-    struct Texts: TransactionTexts, Sendable {
-        var transactionID: String
-        var originalTransactionID: String
-        var customerID: String
-        var productID: String
-        var price: String?
-        var currency: String?
-
-        func read<Result>(_ text: TransactionText, _ body: (Span<UInt8>) -> Result) -> Result? {
-            switch text {
-            case .transactionID: body(transactionID.utf8.span)
-            case .originalTransactionID: body(originalTransactionID.utf8.span)
-            case .customerID: body(customerID.utf8.span)
-            case .productID: body(productID.utf8.span)
-            case .price: price.map { body($0.utf8.span) }
-            case .currency: currency.map { body($0.utf8.span) }
-            }
-        }
-    }
-
-    /// The response's transactions (one per line item), or what became of it instead; and the
-    /// customer they were given when no token of their chain names one.
-    /// - Parameter productTypes: the policy's `products[id].type`, which outranks the plan.
-    static func transactions(
-        at place: Int, of standing: Standing, chains: Chains, notices: NoticeFold, productTypes: [String: ProductType]
-    ) -> (transactions: [Mapped], use: Use?, unlinked: String?) {
-        let snapshot = standing.snapshots[place]
-        guard standing.stands(place) else { return ([], .superseded, nil) }
-        guard !snapshot.state.isPending else { return ([], .noted, nil) }
-        guard let start = snapshot.start else { return ([], .rejected("startTime is missing"), nil) }
-        guard !snapshot.items.isEmpty else { return ([], .rejected("lineItems is empty"), nil) }
-        let root = chains.root(at: place)
-        var unlinked: String?
-        let customer: String
-        if let named = chains.customer(at: place) {
-            customer = named
-        } else {
-            customer = AppStoreLinker.unlinkedPrefix + root
-            unlinked = customer
-        }
-        let revoked = notices.voids.isEmpty ? nil : notices.voids[snapshot.token]
-        let graceBegan = notices.graceStarts.isEmpty ? nil : notices.graceStarts[snapshot.token]
-        let mapped = snapshot.items.map { item in
-            var record = MappedTransaction(
-                productType: item.renews ? .autoRenewable : .nonRenewing, typeSource: .playSubscription,
-                purchaseDate: start, expiresDate: item.expiry, revocationDate: revoked,
-                ownership: .purchased, environment: snapshot.isTest ? .sandbox : .production,
-                renewalState: snapshot.state.renewalState, gracePeriodExpiresDate: nil, storePlatform: .android,
-                isPromotional: false, provenance: TransactionProvenance(shape: .playSubscription))
-            if let type = productTypes[item.productID] {
-                record.productType = type
-                record.typeSource = .policy
-            }
-            if record.productType == .nonRenewing { record.termEnds = item.expiry }
-            if snapshot.state == .inGracePeriod, let ends = item.expiry {
-                record.gracePeriodExpiresDate = ends
-                if let graceBegan, graceBegan >= start, graceBegan < ends { record.expiresDate = graceBegan }
-            }
-            let texts = Texts(
-                transactionID: snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)",
-                originalTransactionID: root, customerID: customer, productID: item.productID, price: item.price,
-                currency: item.currency)
-            return Mapped(record: record, texts: texts)
-        }
-        return (mapped, nil, unlinked)
     }
 
     /// Whether `order` is an order of `snapshot`'s token older than its latest: Google Play

@@ -186,7 +186,7 @@ enum PlaySubscriptionSource: InputSource {
                 continue
             case .success(let at): place = at
             }
-            let weighed = PlaySubscriptionRules.transactions(
+            let weighed = PlaySubscriptionMapping.transactions(
                 at: place, of: weighing.standing, chains: weighing.chains, notices: weighing.notices,
                 productTypes: weighing.productTypes)
             var rejection: Rejection?
