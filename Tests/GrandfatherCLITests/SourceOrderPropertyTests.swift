@@ -144,21 +144,36 @@ import Testing
                 }))
     }
 
-    /// Google Play's sales reports, with the claims their orders date. Every order's charge and
-    /// full refund count once however many rows and reports give them (docs/Sales.md), so rows
-    /// are repeated and split across reports like any other source's. Not drawn: two charge
-    /// rows of one order that differ (another charge time), of which the first read stands, so
-    /// that their order decides a claimant's class (reported with issue 51's acceptance 3).
+    /// Google Play's sales reports, with the claims their orders date and the earnings report
+    /// listing the same orders. Every order's charge and full refund count once however many
+    /// rows and reports give them, at the earliest row (docs/Sales.md), so rows are repeated
+    /// and split across reports like any other source's. Beside the sample's, three more
+    /// charges of its orders: `and-7c1e`'s order charged again after the cutover, the order
+    /// charged at no price a minute after the cutover charged at a price two minutes before it
+    /// (which then stands), and an order charged again at the same second from another country
+    /// (the lesser by content stands).
     @Test func googlePlaySalesReports() throws {
+        let reports = try RecordPool.delimited(
+            "salesreport", ["google-play/salesreport_202502.csv", "google-play/salesreport_202503.csv"])
+        let claimed = try #require(reports.records.first { $0.hasPrefix("GPA.3301-1111-2222-10001,") })
+        let free = try #require(reports.records.first { $0.hasPrefix("GPA.3301-1111-2222-10006,") })
+        let german = try #require(reports.records.first { $0.hasPrefix("GPA.3301-1111-2222-10002,") })
+        let extras = [
+            claimed.replacingOccurrences(of: ",2025-02-03,1738577700,", with: ",2025-03-10,1741601700,"),
+            free.replacingOccurrences(of: ",1741107660,", with: ",1741107480,")
+                .replacingOccurrences(of: ",USD,0.00,0.00,0.00,", with: ",USD,3.99,0.00,3.99,"),
+            german.replacingOccurrences(of: ",EUR,4.49,0.00,4.49,,,,DE,", with: ",EUR,4.49,0.00,4.49,,,,AT,"),
+        ]
+        #expect(Set(extras).isDisjoint(with: reports.records) && Set(extras).count == 3)
         try Self.check(
             SourceScenario(
                 name: "Google Play sales reports", policy: "policy.json", basis: "either",
                 asOf: "2026-11-01T00:00:00Z",
-                context: ["customers.csv", "transactions.csv", "google-play/claimed-orders.csv"],
-                pools: [
-                    try .delimited(
-                        "salesreport", ["google-play/salesreport_202502.csv", "google-play/salesreport_202503.csv"])
-                ]))
+                context: [
+                    "customers.csv", "transactions.csv", "google-play/claimed-orders.csv",
+                    "google-play/earnings_202502_1234567890-1.zip",
+                ],
+                pools: [reports.adding(extras)]))
     }
 
     /// Claimed Google Play orders, against the sales and earnings reports, under the basis

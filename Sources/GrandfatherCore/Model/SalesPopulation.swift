@@ -126,49 +126,91 @@ public struct SalesPopulation: Sendable, Equatable {
     }
 
     /// A store order that the reports list by its number (Google Play's `GPA.…`), as they
-    /// give it: the orders customers claim are looked up here.
+    /// give it: the orders customers claim are looked up here. Each of its two parts, its
+    /// charge and its full refund, is the row that stands for it of every row of every report
+    /// that gives that part (`Part.standsOver`): which report was read first never decides.
     public struct Order: Sendable, Equatable {
-        public static func == (lhs: Order, rhs: Order) -> Bool {
-            (lhs.app, lhs.isCharged, lhs.charged, lhs.paid, lhs.refunded)
-                == (rhs.app, rhs.isCharged, rhs.charged, rhs.paid, rhs.refunded)
-                && lhs.refundCounted?.key == rhs.refundCounted?.key
-                && lhs.refundCounted?.file == rhs.refundCounted?.file
-        }
+        /// The row that stands for its charge, if a report gave one.
+        var charge: Part?
+        /// The row that stands for its full refund, if a report gave one.
+        var refund: Part?
 
         /// The app, as the report names it.
-        public var app: String
+        public var app: String { (charge ?? refund)?.key.app ?? "" }
         /// Whether a report gave its charge.
-        public var isCharged = false
-        /// When it was charged, when the report gave the second (Google Play's sales reports
-        /// before 2017 give only the day).
-        public var charged: Instant?
+        public var isCharged: Bool { charge != nil }
+        /// When it was charged: the earliest charge the reports give, when its report gave the
+        /// second (Google Play's sales reports before 2017 give only the day).
+        public var charged: Instant? { charge?.row.charged }
         /// Whether the charge was at a price (a promotion charges nothing).
-        public var paid = false
+        public var paid: Bool { (charge?.units.paid ?? 0) > 0 }
         /// Whether a report gave its full refund.
-        public var refunded = false
-        /// Where its refund was counted: the cell and the report file.
-        var refundCounted: (key: Key, file: String)?
+        public var refunded: Bool { refund != nil }
 
-        public init(app: String) { self.app = app }
-
-        /// Both reports' parts of one order together, the first's where both give one.
-        func merged(with later: Order) -> Order {
-            var order = self
-            if !order.isCharged {
-                (order.isCharged, order.charged, order.paid) = (later.isCharged, later.charged, later.paid)
-            }
-            order.refunded = order.refunded || later.refunded
-            order.refundCounted = order.refundCounted ?? later.refundCounted
-            return order
+        /// Both reports' parts of one order together, each part the row that stands of both.
+        func merged(with other: Order) -> Order {
+            Order(charge: Part.standing(charge, other.charge), refund: Part.standing(refund, other.refund))
         }
     }
 
     /// One row's part of an order: its charge (at `charged`, or at no known second) or its
     /// full refund.
-    struct OrderRow: Sendable {
+    struct OrderRow: Sendable, Equatable {
         var number: String
         var isRefund: Bool
         var charged: Instant?
+        /// Where the row places its part in time: the charge's second, else the first second
+        /// of the day its report gives (a refund's own, in the earnings report).
+        var placed: Instant
+        /// Whether the row is the earnings report's (the order as paid out), which the sales
+        /// report's row (the order as charged) stands over at the same second.
+        var isEarnings = false
+    }
+
+    /// The row that stands for one part of an order, with what it counts and where; kept until
+    /// every report is read, then counted once (`settleOrders`).
+    struct Part: Sendable, Equatable {
+        var row: OrderRow
+        var units: Units
+        var key: Key
+        var title: String
+        var days: ClosedRange<String>
+        /// The report it is in.
+        var file: String
+        /// The rows of this part in that report, it among them.
+        var rowsInFile = 1
+
+        /// Whether this row stands for its part of the order over `other`, another report's or
+        /// the same report's row of that part: an order is bought once, at its earliest
+        /// charge, and refunded once, at its earliest refund. So the earlier row stands (a
+        /// row that gives only its day placed at the day's first second); at the same second,
+        /// the sales report's row over the earnings report's; then the lesser by content,
+        /// compared as bytes (a total order: two rows that tie are the same in everything the
+        /// count reads); then the report whose path is the lesser. Which was read first never
+        /// decides.
+        func standsOver(_ other: Part) -> Bool {
+            if row.placed != other.row.placed { return row.placed < other.row.placed }
+            if row.isEarnings != other.row.isEarnings { return !row.isEarnings }
+            return content.lexicographicallyPrecedes(other.content) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+
+        /// Everything the count reads of the row, then its report's path, for the last tie-breaks.
+        private var content: [String] {
+            [
+                row.charged.map { "\($0.microseconds)" } ?? "", key.app, key.month, key.country, key.period.rawValue,
+                "\(units.paid) \(units.free) \(units.returned)", title, days.lowerBound, days.upperBound, file,
+            ]
+        }
+
+        /// Of two rows of one part (either may be missing), the one that stands; two of one
+        /// report are counted together.
+        static func standing(_ one: Part?, _ other: Part?) -> Part? {
+            guard let one else { return other }
+            guard let other else { return one }
+            var kept = one.standsOver(other) ? one : other
+            if one.file == other.file { kept.rowsInFile = one.rowsInFile + other.rowsInFile }
+            return kept
+        }
     }
 
     /// The groups of one store's report files whose counted periods overlap, each in path
@@ -206,14 +248,18 @@ public struct SalesPopulation: Sendable, Equatable {
 
     /// Copies of the app by cell.
     public var units: [Key: Units] = [:]
-    /// Every copy counted, paid, free and returned together; at most `mostCopies`.
+    /// Every copy counted, paid, free and returned together; at most `mostCopies`. A part of
+    /// an order counts here as soon as a row gives it, before `settleOrders` puts it in a cell.
     public private(set) var copiesCounted = 0
-    /// The title each app's rows give, by store and app id.
+    /// The title each app's rows give, by store and app id: of several, the least (as bytes),
+    /// whatever the order the rows came in.
     public var titles: [Store: [String: String]] = [:]
     /// By report file, as the run names it.
     public var files: [String: FileCount] = [:]
     /// The orders the reports list, by order number.
     public var orders: [String: Order] = [:]
+    /// Rows of orders each report gave, until `settleOrders` accounts for them.
+    private var orderRows: [String: Int] = [:]
 
     public init() {}
 
@@ -221,13 +267,29 @@ public struct SalesPopulation: Sendable, Equatable {
 
     /// Adds `counted` copies, from a row of `file` for the days `first`…`last`, to a cell.
     mutating func add(_ counted: Units, at key: Key, title: String, file: String, days: (String, String)) {
-        files[file, default: FileCount()].cover(days.0, days.1)
+        copiesCounted += counted.paid + counted.free + counted.returned
+        place(counted, at: key, title: title, file: file, days: days.0...days.1)
+    }
+
+    /// Puts copies counted already (`copiesCounted`) in their cell and their file, from a row
+    /// the file counts (`isCounted`), or one it reads and does not count (the cell and the
+    /// file's days are the row's, its copies none).
+    private mutating func place(
+        _ counted: Units, at key: Key, title: String, file: String, days: ClosedRange<String>, isCounted: Bool = true
+    ) {
+        files[file, default: FileCount()].cover(days.lowerBound, days.upperBound)
         files[file, default: FileCount()].store = key.store
         units[key, default: Units()] = units[key, default: Units()] + counted
-        copiesCounted += counted.paid + counted.free + counted.returned
-        if titles[key.store]?[key.app] == nil, !title.isEmpty { titles[key.store, default: [:]][key.app] = title }
-        files[file, default: FileCount()].countedRows += 1
+        name(key.app, of: key.store, title)
+        if isCounted { files[file, default: FileCount()].countedRows += 1 }
         files[file, default: FileCount()].copies = files[file, default: FileCount()].copies + counted
+    }
+
+    /// Keeps `title` for an app when it is the least of its titles so far.
+    private mutating func name(_ app: String, of store: Store, _ title: String) {
+        guard !title.isEmpty else { return }
+        if let kept = titles[store]?[app], !title.utf8.lexicographicallyPrecedes(kept.utf8) { return }
+        titles[store, default: [:]][app] = title
     }
 
     /// Sets a cell's copies as a record of them says (`SalesPopulationRecord`); `false`, with
@@ -242,41 +304,62 @@ public struct SalesPopulation: Sendable, Equatable {
         return true
     }
 
-    /// Whether `row`'s part of its order (its charge, or its refund) is counted already.
+    /// Whether a row gave `row`'s part of its order (its charge, or its refund) already.
     func hasCounted(_ row: OrderRow) -> Bool {
         guard let order = orders[row.number] else { return false }
         return row.isRefund ? order.refunded : order.isCharged
     }
 
-    /// Notes `row`'s part of its order, of `app`, which counted `units` in the cell `key`.
-    mutating func note(_ row: OrderRow, of app: String, units: Units, at key: Key, file: String) {
+    /// Weighs `row`, a row of `file` giving a part of its order that counts `units` in the cell
+    /// `key`, against the rows of that part read before (`Part.standsOver`). Nothing is put in
+    /// a cell until every report is read (`settleOrders`); a part no row gave before counts
+    /// among `copiesCounted` at once, when `isNew`.
+    mutating func offer(
+        _ row: OrderRow, units: Units, at key: Key, title: String, file: String, days: (String, String), isNew: Bool
+    ) {
         files[file, default: FileCount()].countsOrders = true
-        var order = orders[row.number] ?? Order(app: app)
+        orderRows[file, default: 0] += 1
+        if isNew { copiesCounted += units.paid + units.free + units.returned }
+        let part = Part(row: row, units: units, key: key, title: title, days: days.0...days.1, file: file)
+        var order = orders[row.number] ?? Order()
         if row.isRefund {
-            order.refunded = true
-            order.refundCounted = (key, file)
+            order.refund = Part.standing(order.refund, part)
         } else {
-            order.isCharged = true
-            order.charged = row.charged
-            order.paid = units.paid > 0
+            order.charge = Part.standing(order.charge, part)
         }
         orders[row.number] = order
     }
 
-    /// Takes back the returns of orders no report given charges, once every report is read: the
-    /// copy was sold before the reports begin, so it is not among their paid copies, and its
-    /// return would make them fewer than were sold (even fewer than none). Each such row is
-    /// noted as not counted instead.
-    mutating func settleRefunds() {
-        for (number, order) in orders where order.refunded && !order.isCharged {
-            guard let (key, file) = order.refundCounted else { continue }
-            units[key]?.returned -= 1
-            files[file]?.copies.returned -= 1
-            files[file]?.countedRows -= 1
-            files[file]?.notCounted["refund of an order no report given charges", default: 0] += 1
-            copiesCounted -= 1
-            orders[number]?.refundCounted = nil
+    /// Counts every order once every report is read: the row that stands for each part in its
+    /// cell and its report; each other row of the part not counted, as a "repeated order" in
+    /// the report of the row that stands, as an "order in another report" in any other. The
+    /// return of an order no report given charges is not counted either: the copy was sold
+    /// before the reports begin, so it is not among their paid copies, and its return would
+    /// make them fewer than were sold (even fewer than none).
+    mutating func settleOrders() {
+        var standing: [String: Int] = [:]
+        for order in orders.values {
+            for part in [order.charge, order.refund].compactMap(\.self) {
+                standing[part.file, default: 0] += part.rowsInFile
+                if part.rowsInFile > 1 {
+                    files[part.file, default: FileCount()].notCounted["repeated order", default: 0] +=
+                        part.rowsInFile - 1
+                }
+                if part.row.isRefund, !order.isCharged {
+                    files[part.file, default: FileCount()].notCounted[
+                        "refund of an order no report given charges", default: 0] += 1
+                    copiesCounted -= part.units.returned
+                    place(Units(), at: part.key, title: part.title, file: part.file, days: part.days, isCounted: false)
+                } else {
+                    place(part.units, at: part.key, title: part.title, file: part.file, days: part.days)
+                }
+            }
         }
+        for (file, rows) in orderRows where rows > standing[file, default: 0] {
+            files[file, default: FileCount()].notCounted["order in another report", default: 0] +=
+                rows - standing[file, default: 0]
+        }
+        orderRows = [:]
     }
 
     /// Notes a row of `file` that counted no copies, and what it was.
@@ -290,13 +373,16 @@ public struct SalesPopulation: Sendable, Equatable {
     }
 
     /// Both counts together (a file named in both keeps the later count: a path given twice
-    /// is the same report).
+    /// is the same report); each order's parts are the rows that stand of both.
     mutating func merge(_ other: SalesPopulation) {
         units.merge(other.units, uniquingKeysWith: +)
         copiesCounted += other.copiesCounted
-        for (store, apps) in other.titles { titles[store, default: [:]].merge(apps) { kept, _ in kept } }
+        for (store, apps) in other.titles {
+            for (app, title) in apps { name(app, of: store, title) }
+        }
         files.merge(other.files) { _, later in later }
         orders.merge(other.orders) { kept, later in kept.merged(with: later) }
+        orderRows.merge(other.orderRows, uniquingKeysWith: +)
     }
 
     /// The apps each store's rows counted copies of, in id order.

@@ -5,8 +5,9 @@ import GrandfatherEngine
 /// store's own sales and earnings reports, which list every paid-app order and name no buyer.
 ///
 /// An order that the reports show charged, that no other customer claims, is the store's
-/// record of the purchase: it gives the customer's original purchase date (the charge's
-/// instant) from the source `googlePlayOrder`, and the platform `android` as a store's. Every
+/// record of the purchase: it gives the customer's original purchase date (the instant of
+/// its earliest charge, whichever report gives it: `SalesPopulation.Part`) from the source
+/// `googlePlayOrder`, and the platform `android` as a store's. Every
 /// other outcome is no evidence and raises its flag: an order not listed (not in the reports
 /// given, or not the paid app's), refunded, or claimed by another customer too (evidence for
 /// neither: one purchase has one buyer).

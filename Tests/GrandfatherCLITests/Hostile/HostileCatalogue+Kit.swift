@@ -136,6 +136,23 @@ extension HostileCatalogue {
                     }
                     .joined())),
         .read(
+            "one Google Play order charged twice in a sales report, after the cutover (first) and before it, and claimed",
+            "51.3",
+            [
+                .file("out/latest/customers.csv", contains: "c1,grandfathered,"),
+                .file("out/latest/summary.md", contains: "1 paid copy before the cutover"),
+            ]
+        ) { cli in
+            try cli.write("date.json", datePolicy)
+            try cli.write(
+                "salesreport_202403.csv",
+                "Order Number,Order Charged Date,Order Charged Timestamp,Financial Status,Product ID,Product Type,"
+                    + "Charged Amount,Country of Buyer\nGPA.1,2024-03-10,1710028800,Charged,com.example.maps,paidapp,"
+                    + "3.99,US\nGPA.1,2024-02-10,1707523200,Charged,com.example.maps,paidapp,3.99,US\n")
+            try cli.write("claims.csv", "customer_id,order_number\nc1,GPA.1\n")
+            return .arguments(dateAudit + ["good.csv", "salesreport_202403.csv", "claims.csv"])
+        },
+        .read(
             "an App Store sales report whose returns (−5) outnumber its paid copies (1)", "51.8",
             [.file("out/latest/summary.md", contains: "the reports return 4 copies more than they sell")],
             make: HostileCase.auditing("S_D_returns.txt", appleSalesReport([("Maps", "1"), ("Maps", "-5")]))),

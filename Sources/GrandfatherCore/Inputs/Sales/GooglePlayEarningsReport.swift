@@ -121,7 +121,9 @@ struct GooglePlayEarningsRows: SalesRows {
             period: instant < policy.cutover ? .before : .after)
         return .counted(
             key, copies, title: text(.productTitle) ?? "", days: (dayText, dayText),
-            order: .init(number: order, isRefund: isRefund, charged: isRefund ? nil : instant))
+            order: .init(
+                number: order, isRefund: isRefund, charged: isRefund ? nil : instant, placed: instant, isEarnings: true)
+        )
     }
 
     /// What a row's product is: the app itself, or a product the count does not use.

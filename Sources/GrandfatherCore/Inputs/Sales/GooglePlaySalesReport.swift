@@ -86,6 +86,9 @@ struct GooglePlaySalesRows: SalesRows {
         // Without the second, an order claimed is placed at its day's start, unless the day
         // holds the cutover: then it has no date to place it (`ClaimedOrderRules`).
         var charged: Instant? = period == .spansCutover ? nil : day.start
+        // Where the row's part of its order lies in time, to weigh it against the order's other
+        // rows: the second, else the day's start.
+        var placed = day.start
         if let stamp = text(.chargedTimestamp) {
             guard let seconds = Int64(stamp), let instant = Self.instant(seconds: seconds),
                 instant >= day.start, instant < day.next
@@ -96,6 +99,7 @@ struct GooglePlaySalesRows: SalesRows {
             }
             period = instant < policy.cutover ? .before : .after
             charged = instant
+            placed = instant
         }
         var country = ""
         if let given = text(.country) {
@@ -114,7 +118,7 @@ struct GooglePlaySalesRows: SalesRows {
         let isRefund = copies.returned > 0
         return .counted(
             key, copies, title: text(.productTitle) ?? "", days: (day.text, day.text),
-            order: .init(number: order, isRefund: isRefund, charged: isRefund ? nil : charged))
+            order: .init(number: order, isRefund: isRefund, charged: isRefund ? nil : charged, placed: placed))
     }
 
     /// Whether an amount (`3.99`, `1,234.50`) is zero; an amount absent or unreadable is not.

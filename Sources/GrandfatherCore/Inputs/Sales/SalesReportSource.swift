@@ -43,7 +43,7 @@ struct SalesReading: Sendable {
 enum SalesRow {
     /// Copies of an app, in a cell; the days (`YYYY-MM-DD`) of the period they were sold in;
     /// the order's part they are, for a report of orders (each counted once however many
-    /// rows and reports give it).
+    /// rows and reports give it, at the row that stands for it: `SalesPopulation.Part`).
     case counted(
         SalesPopulation.Key, SalesPopulation.Units, title: String, days: (String, String),
         order: SalesPopulation.OrderRow? = nil)
@@ -136,7 +136,7 @@ enum SalesReportSource: InputSource {
                 exactDuplicates: first == nil ? 0 : accepted, sandboxRows: 0)
             outcome.files.append((report, sink.rejections))
         }
-        outcome.population.settleRefunds()
+        outcome.population.settleOrders()
         return outcome
     }
 
@@ -163,9 +163,11 @@ enum SalesReportSource: InputSource {
                         reason: "\(copies) copies would carry the copies counted past \(SalesPopulation.mostCopies)")
                 }
                 if let order {
-                    if population.hasCounted(order) { return population.skip(path, as: "repeated order") }
-                    if earlier.hasCounted(order) { return population.skip(path, as: "order in an earlier report") }
-                    population.note(order, of: key.app, units: units, at: key, file: path)
+                    // Weighed against every other row of its part, in any report, once all are
+                    // read: which report was read first never decides (`SalesPopulation.Part`).
+                    let isNew = !population.hasCounted(order) && !earlier.hasCounted(order)
+                    return population.offer(
+                        order, units: units, at: key, title: title, file: path, days: days, isNew: isNew)
                 }
                 population.add(units, at: key, title: title, file: path, days: days)
             case .notCounted(let what): population.skip(path, as: what)

@@ -84,7 +84,7 @@ import Testing
         let store = try #require(run.audit.paidCopies.stores.first)
         #expect(store.paidBefore == SalesPopulation.Units(paid: 3, returned: 1))
         let file = try #require(run.audit.population.files[run.path("earnings_202402_1-1.csv")])
-        #expect(file.notCounted == ["order in an earlier report": 1])
+        #expect(file.notCounted == ["order in another report": 1])
         #expect(run.audit.population.overlappingFiles.isEmpty)
     }
 

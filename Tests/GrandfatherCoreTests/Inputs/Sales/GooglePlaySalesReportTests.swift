@@ -58,6 +58,90 @@ import Testing
         #expect(run.input("salesreport_202402.csv")?.format == .googlePlaySales)
     }
 
+    /// One order charged twice, on 2024-02-10 and on 2024-03-10 (`PolicySpec`'s cutover
+    /// between): the order is bought once, at its earliest charge, whatever the order of the
+    /// rows, of the reports, and of a sales and an earnings report. Its claimant is
+    /// grandfathered (basis `date`) and the copy counts before the cutover every time; the
+    /// other row is a "repeated order" in the report of the row that stands, an "order in
+    /// another report" in any other.
+    @Test func anOrderChargedTwiceIsBoughtAtItsEarliestChargeWhateverTheOrder() throws {
+        typealias Earnings = GooglePlayEarningsReportTests
+        let february = Self.row("GPA.1", "2024-02-10", "1707523200")
+        let march = Self.row("GPA.1", "2024-03-10", "1710028800")
+        // The same two seconds, as the earnings report writes them (Pacific time).
+        let februaryPaid = Earnings.row("GPA.1", "Feb 9, 2024", "4:00:00 PM PST")
+        let marchPaid = Earnings.row("GPA.1", "Mar 9, 2024", "4:00:00 PM PST")
+        let claims = FixtureFile("claims.csv", "customer_id,order_number\nzz-1,GPA.1\n")
+        let arrangements: [(name: String, files: [FixtureFile], counted: String, notCounted: [String: [String: Int]])] =
+            [
+                (
+                    "one report, February first", [FixtureFile("a.csv", Self.report(february, march))], "a.csv",
+                    ["a.csv": ["repeated order": 1]]
+                ),
+                (
+                    "one report, March first", [FixtureFile("a.csv", Self.report(march, february))], "a.csv",
+                    ["a.csv": ["repeated order": 1]]
+                ),
+                (
+                    "two reports, February's first",
+                    [FixtureFile("feb.csv", Self.report(february)), FixtureFile("mar.csv", Self.report(march))],
+                    "feb.csv", ["feb.csv": [:], "mar.csv": ["order in another report": 1]]
+                ),
+                (
+                    "two reports, March's first",
+                    [FixtureFile("mar.csv", Self.report(march)), FixtureFile("feb.csv", Self.report(february))],
+                    "feb.csv", ["feb.csv": [:], "mar.csv": ["order in another report": 1]]
+                ),
+                (
+                    "a sales report of March, then an earnings report of February",
+                    [
+                        FixtureFile("sales.csv", Self.report(march)),
+                        FixtureFile("earnings.csv", Earnings.report(februaryPaid)),
+                    ],
+                    "earnings.csv", ["sales.csv": ["order in another report": 1], "earnings.csv": [:]]
+                ),
+                (
+                    "an earnings report of February, then a sales report of March",
+                    [
+                        FixtureFile("earnings.csv", Earnings.report(februaryPaid)),
+                        FixtureFile("sales.csv", Self.report(march)),
+                    ],
+                    "earnings.csv", ["sales.csv": ["order in another report": 1], "earnings.csv": [:]]
+                ),
+                (
+                    "an earnings report of March, then a sales report of February",
+                    [
+                        FixtureFile("earnings.csv", Earnings.report(marchPaid)),
+                        FixtureFile("sales.csv", Self.report(february)),
+                    ],
+                    "sales.csv", ["sales.csv": [:], "earnings.csv": ["order in another report": 1]]
+                ),
+                (
+                    "a sales report of February, then an earnings report of March",
+                    [
+                        FixtureFile("sales.csv", Self.report(february)),
+                        FixtureFile("earnings.csv", Earnings.report(marchPaid)),
+                    ],
+                    "sales.csv", ["sales.csv": [:], "earnings.csv": ["order in another report": 1]]
+                ),
+            ]
+        for arrangement in arrangements {
+            let run = try AuditFixture.run(arrangement.files + [claims], policy: PolicySpec(basis: "date"))
+            let comment = Comment(rawValue: arrangement.name)
+            #expect(run.customerClass("zz-1") == .grandfathered, comment)
+            #expect(run.result("zz-1")?.customer.originalPurchaseDate == Instant(seconds: 1_707_523_200), comment)
+            #expect(run.audit.population.orders["GPA.1"]?.charged == Instant(seconds: 1_707_523_200), comment)
+            let store = try #require(run.audit.paidCopies.stores.first, comment)
+            #expect(store.paidBefore == SalesPopulation.Units(paid: 1), comment)
+            #expect(store.after == SalesPopulation.Units(), comment)
+            for (name, notCounted) in arrangement.notCounted {
+                let file = try #require(run.audit.population.files[run.path(name)], comment)
+                #expect(file.notCounted == notCounted, "\(arrangement.name): \(name)")
+                #expect(file.countedRows == (name == arrangement.counted ? 1 : 0), "\(arrangement.name): \(name)")
+            }
+        }
+    }
+
     @Test func aDayWithoutItsSecondSpansTheCutover() throws {
         let report =
             "Order Number,Order Charged Date,Financial Status,Product ID,Product Type,Country of Buyer\n"
