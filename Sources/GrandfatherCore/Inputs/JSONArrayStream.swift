@@ -8,9 +8,9 @@ import GrandfatherEngine
 /// only the units past those handed on already are handed on: a broken array gives the
 /// elements before the break and one rejection, as when it is read whole.
 extension JSONDocuments {
-    static func streamArray<Mapped: Sendable>(
+    static func streamArray<Mapped>(
         _ source: ByteSource, at path: String, what: String, piece: Int,
-        map: @escaping @Sendable (Unit) -> Mapped, _ body: (Mapped) -> Void
+        map: (Unit) -> Mapped, _ body: (Mapped) -> Void
     ) throws(GrandfatherError) -> ByteSource {
         var scanner = ArrayScanner()
         var chunk = [UInt8](repeating: 0, count: piece)
@@ -41,24 +41,15 @@ extension JSONDocuments {
         }
     }
 
-    /// The elements parsed (in halves, on two cores, when there are several), up to the first
-    /// that does not parse whole.
-    private static func parse<Mapped: Sendable>(
-        _ elements: [ArrayScanner.Element], map: @escaping @Sendable (Unit) -> Mapped
-    ) -> [Mapped] {
-        @Sendable func parsed(_ range: Range<Int>) -> [Mapped] {
-            var out: [Mapped] = []
-            out.reserveCapacity(range.count)
-            for index in range {
-                guard let unit = elements[index].unit else { break }
-                out.append(map(unit))
-            }
-            return out
+    /// The elements parsed, up to the first that does not parse whole.
+    private static func parse<Mapped>(_ elements: [ArrayScanner.Element], map: (Unit) -> Mapped) -> [Mapped] {
+        var out: [Mapped] = []
+        out.reserveCapacity(elements.count)
+        for element in elements {
+            guard let unit = element.unit else { break }
+            out.append(map(unit))
         }
-        guard elements.count > 1, Parallel.width > 1 else { return parsed(elements.indices) }
-        let middle = elements.count / 2
-        let halves = Parallel.each(2) { $0 == 0 ? parsed(0..<middle) : parsed(middle..<elements.count) }
-        return halves[0].count < middle ? halves[0] : halves[0] + halves[1]
+        return out
     }
 }
 

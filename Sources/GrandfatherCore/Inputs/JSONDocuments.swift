@@ -143,12 +143,13 @@ extension JSONDocuments {
         try stream(at: path, what: what, piece: piece, map: { $0 }, body)
     }
 
-    /// `stream(at:what:piece:_:)`, each record first given to `map` on every core (a piece is
-    /// parsed in halves at once, each half's records mapped where they were parsed), then the
-    /// results handed to `body` one at a time, in the file's order: what a source reads of a
-    /// record needs no order, what it folds together does.
-    static func stream<Mapped: Sendable>(
-        at path: String, what: String, piece: Int = streamChunk, map: @escaping @Sendable (Unit) -> Mapped,
+    /// `stream(at:what:piece:_:)`, each record first given to `map` (a source's reading of one
+    /// record, which needs nothing of the others), then the results handed to `body` one at a
+    /// time, in the file's order (what it folds together). Parsing a piece in two halves on
+    /// two cores was tried and measured no faster on this machine: parsing is bound by allocation,
+    /// and the command keeps one malloc arena (`MallocArenas`).
+    static func stream<Mapped>(
+        at path: String, what: String, piece: Int = streamChunk, map: (Unit) -> Mapped,
         _ body: (Mapped) -> Void
     ) throws(GrandfatherError) -> ByteSource {
         let source = try engineWork { try ByteSource(path: path) }
@@ -182,7 +183,7 @@ extension JSONDocuments {
             }
             guard let lastBreak = pending.lastIndex(of: 0x0A) else { continue }
             let piece = Array(pending[...lastBreak])
-            var parsed = Parsed.inHalves(piece, line: line, map: map)
+            var parsed = Parsed(piece[...], line: line, map: map)
             var keep = lastBreak + 1
             var nextLine = line + Self.lineBreaks(in: piece[...])
             // A value whose reading ran to the cut may be one the cut left open: it, and what
@@ -200,8 +201,8 @@ extension JSONDocuments {
 
     /// A piece's records, mapped, and the first whose reading ran to the piece's end and
     /// failed there (its place among them and its line): a value more bytes may complete.
-    private struct Parsed<Mapped: Sendable>: Sendable {
-        struct Open: Sendable {
+    private struct Parsed<Mapped> {
+        struct Open {
             var index: Int
             var line: Int
         }
@@ -209,43 +210,13 @@ extension JSONDocuments {
         var records: [Mapped]
         var open: Open?
 
-        init(_ bytes: ArraySlice<UInt8>, line: Int, map: @Sendable (Unit) -> Mapped) {
+        init(_ bytes: ArraySlice<UInt8>, line: Int, map: (Unit) -> Mapped) {
             var open: Int?
             let units = JSONDocuments.records(Array(bytes), line: line, open: &open)
             if let open, case .rejected(let at, _) = units[open] { self.open = Open(index: open, line: at) }
             records = units.map(map)
         }
 
-        /// `bytes` parsed in two halves at once, cut before a line that starts an object near
-        /// the middle, which is where reading resumes after a broken value, so that the halves
-        /// give what one pass gives. A value the first half leaves open spans the cut: then the
-        /// piece is parsed in one pass.
-        static func inHalves(_ bytes: [UInt8], line: Int, map: @escaping @Sendable (Unit) -> Mapped) -> Parsed {
-            guard Parallel.width > 1, let cut = JSONDocuments.objectLineStart(near: bytes.count / 2, in: bytes) else {
-                return Parsed(bytes[...], line: line, map: map)
-            }
-            let secondLine = line + JSONDocuments.lineBreaks(in: bytes[..<cut])
-            let halves = Parallel.each(2) { half in
-                half == 0
-                    ? Parsed(bytes[..<cut], line: line, map: map) : Parsed(bytes[cut...], line: secondLine, map: map)
-            }
-            guard halves[0].open == nil else { return Parsed(bytes[...], line: line, map: map) }
-            var whole = halves[0]
-            whole.records += halves[1].records
-            whole.open = halves[1].open.map { Open(index: $0.index + halves[0].records.count, line: $0.line) }
-            return whole
-        }
-    }
-
-    /// The start of the last line at or before `middle` that begins with `{`, past the first
-    /// byte; `nil` when there is none.
-    private static func objectLineStart(near middle: Int, in bytes: [UInt8]) -> Int? {
-        var index = min(middle, bytes.count - 1)
-        while index > 1 {
-            if bytes[index] == UInt8(ascii: "{"), bytes[index - 1] == 0x0A { return index }
-            index -= 1
-        }
-        return nil
     }
 
     private static func lineBreaks(in bytes: ArraySlice<UInt8>) -> Int {

@@ -23,20 +23,6 @@ public enum Parallel {
         }
     }
 
-    /// `transform` applied to 0..<count, each index a job of its own however few there are
-    /// (`map` keeps small counts on one core): for a few large jobs, such as the halves of a
-    /// piece of a file.
-    public static func each<Value: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
-        [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            let target = UncheckedPointer(base)
-            DispatchQueue.concurrentPerform(iterations: count) { index in
-                (target.pointer + index).initialize(to: transform(index))
-            }
-            initialized = count
-        }
-    }
-
     /// `transform` applied to each part of 0..<count (one per core), parts in order.
     public static func mapParts<Value: Sendable>(count: Int, _ transform: @Sendable (Range<Int>) -> Value) -> [Value] {
         let parts = count < 10_000 ? 1 : width

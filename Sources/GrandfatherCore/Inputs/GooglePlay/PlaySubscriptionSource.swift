@@ -45,8 +45,8 @@ enum PlaySubscriptionSource: InputSource {
         case rejected(String)
     }
 
-    /// An entry and the line it was read at (a struct, not a tuple: arrays of tuples look up
-    /// their type's metadata at run time, once per record on both cores).
+    /// An entry and the line it was read at (a struct, not a tuple: an array of tuples looks up
+    /// its type's metadata at run time, once per record).
     private struct Located: Sendable {
         var line: Int
         var entry: Entry
@@ -74,7 +74,7 @@ enum PlaySubscriptionSource: InputSource {
     /// then streams the notifications and voids, each weighed as it is read
     /// (`PlaySubscriptionRules.NoticeFold`) and counted, none kept: memory holds the responses,
     /// a piece of a file, a fingerprint per message and two instants per token, whatever the
-    /// notices' number. Files are parsed on every core (`JSONDocuments.stream`'s `map`); what
+    /// notices' number. Each record is read alone (`JSONDocuments.stream`'s `map`); what
     /// is folded together is folded in the run's order.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()

@@ -31,7 +31,7 @@ enum LicensingVerdictSource: InputSource {
             var duplicates = 0
             var rows = 0
             let sales = stream.settings.policy.sales
-            // Parsed and read on every core; filed, told apart and folded in the file's order.
+            // Each verdict read alone (`map`); filed, told apart and folded in the file's order.
             let source = try JSONDocuments.stream(
                 at: path, what: "licensing verdicts",
                 map: { unit -> Result<LicensingRules.Verdict, Rejected> in

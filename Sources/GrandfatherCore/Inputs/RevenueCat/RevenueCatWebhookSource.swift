@@ -22,7 +22,7 @@ enum RevenueCatWebhookSource: InputSource {
                 path: path, format: .revenueCatWebhooks, kind: .customers, sizeBytes: 0, sha256: "", rowsRead: 0,
                 rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
             var rejections: [Rejection] = []
-            // Streamed, each event read on both cores; only its merges and place are kept.
+            // Streamed: only each event's merges and place are kept.
             let source = try JSONDocuments.stream(
                 at: path, what: "webhook events",
                 map: { unit -> Result<Located, Rejected> in
