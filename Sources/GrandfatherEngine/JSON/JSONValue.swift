@@ -39,6 +39,13 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// object already has: which of the two a reader took would be a guess.
     public var firstRepeatedKey: JSONMember? {
         switch self {
+        case .object(let members) where members.count <= 16:
+            // A small object's keys compared pairwise: no set built for each of millions.
+            for (index, member) in members.enumerated() {
+                if members[..<index].contains(where: { $0.key == member.key }) { return member }
+                if let repeated = member.value.firstRepeatedKey { return repeated }
+            }
+            return nil
         case .object(let members):
             var keys = Set<String>(minimumCapacity: members.count)
             for member in members {
