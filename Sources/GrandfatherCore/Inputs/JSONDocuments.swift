@@ -183,40 +183,24 @@ extension JSONDocuments {
             }
             guard let lastBreak = pending.lastIndex(of: 0x0A) else { continue }
             let piece = Array(pending[...lastBreak])
-            var parsed = Parsed(piece[...], line: line, map: map)
+            var open: Int?
+            let units = records(piece, line: line, open: &open)
+            var handed = units.count
             var keep = lastBreak + 1
             var nextLine = line + Self.lineBreaks(in: piece[...])
             // A value whose reading ran to the cut may be one the cut left open: it, and what
             // was read after it, are read again with the next piece.
-            if let open = parsed.open, let start = Self.offset(ofLine: open.line - line + 1, in: piece) {
-                parsed.records.removeSubrange(open.index...)
+            if let open, case .rejected(let at, _) = units[open],
+                let start = Self.offset(ofLine: at - line + 1, in: piece)
+            {
+                handed = open
                 keep = start
-                nextLine = open.line
+                nextLine = at
             }
-            parsed.records.forEach(body)
+            for unit in units[..<handed] { body(map(unit)) }
             pending.removeSubrange(..<keep)
             line = nextLine
         }
-    }
-
-    /// A piece's records, mapped, and the first whose reading ran to the piece's end and
-    /// failed there (its place among them and its line): a value more bytes may complete.
-    private struct Parsed<Mapped> {
-        struct Open {
-            var index: Int
-            var line: Int
-        }
-
-        var records: [Mapped]
-        var open: Open?
-
-        init(_ bytes: ArraySlice<UInt8>, line: Int, map: (Unit) -> Mapped) {
-            var open: Int?
-            let units = JSONDocuments.records(Array(bytes), line: line, open: &open)
-            if let open, case .rejected(let at, _) = units[open] { self.open = Open(index: open, line: at) }
-            records = units.map(map)
-        }
-
     }
 
     private static func lineBreaks(in bytes: ArraySlice<UInt8>) -> Int {

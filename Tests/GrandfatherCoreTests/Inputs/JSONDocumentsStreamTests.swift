@@ -62,17 +62,17 @@ import Testing
         return text
     }
 
-    @Test func anArrayStreamedGivesWhatTheWholeArrayGives() throws {
+    /// Each text of `texts`, written to a file and streamed in pieces of each size of
+    /// `pieces`, gives the units `read` gives of the whole file.
+    static func expectStreamedIsWhole(_ texts: [String], pieces: [Int]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SplitMix(seed: 5151)
-        for round in 0..<300 {
-            let text = Self.array(&generator)
-            let path = folder.appendingPathComponent("a\(round).json").path
+        for (round, text) in texts.enumerated() {
+            let path = folder.appendingPathComponent("f\(round).json").path
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             let whole = try JSONDocuments.read(at: path, what: "test").units.map(Self.described)
-            for piece in [1, 5, 16, 97, 1 << 20] {
+            for piece in pieces {
                 var streamed: [String] = []
                 _ = try JSONDocuments.stream(at: path, what: "test", piece: piece) {
                     streamed.append(Self.described($0))
@@ -82,24 +82,18 @@ import Testing
         }
     }
 
+    @Test func anArrayStreamedGivesWhatTheWholeArrayGives() throws {
+        var generator = SplitMix(seed: 5151)
+        let texts = (0..<300).map { _ in Self.array(&generator) }
+        try Self.expectStreamedIsWhole(texts, pieces: [1, 5, 16, 97, 1 << 20])
+    }
+
     @Test func piecesGiveWhatTheWholeFileGives() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var generator = SplitMix(seed: 51)
-        for round in 0..<200 {
-            var text = Self.file(&generator)
-            if round % 25 == 0 { text = "[" + #"{"a": 1},"# + "\n" + #"{"b": 2}"# + "]\n" }
-            let path = folder.appendingPathComponent("f\(round).jsonl").path
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            let whole = try JSONDocuments.read(at: path, what: "test").units.map(Self.described)
-            for piece in [1, 7, 16, 61, 1 << 20] {
-                var streamed: [String] = []
-                _ = try JSONDocuments.stream(at: path, what: "test", piece: piece) {
-                    streamed.append(Self.described($0))
-                }
-                #expect(streamed == whole, "round \(round), pieces of \(piece): \(text)")
-            }
+        let texts = (0..<200).map { round in
+            let text = Self.file(&generator)
+            return round % 25 == 0 ? "[" + #"{"a": 1},"# + "\n" + #"{"b": 2}"# + "]\n" : text
         }
+        try Self.expectStreamedIsWhole(texts, pieces: [1, 7, 16, 61, 1 << 20])
     }
 }
