@@ -107,19 +107,34 @@ import Testing
                 }))
     }
 
-    /// RevenueCat's subscriber responses, as JSON Lines or an array. A body is a customer row:
-    /// of two bodies of one `original_app_user_id`, SPEC §8.7 keeps the first given (Inputs.md:
-    /// "§8.7 holds within one source"), so bodies of one id keep their order (the sample
-    /// repeats none).
+    /// RevenueCat's subscriber responses, as JSON Lines or an array. Bodies of one
+    /// `original_app_user_id` are fetches of one record: the one fetched last stands, then the
+    /// greater by content (docs/RevenueCat.md), so they are permuted freely. Beside the sample's,
+    /// three more bodies: `rc-ben` fetched ten days earlier, with no version and another
+    /// subscription (superseded whole); `rc-ann` fetched at the same instant with another
+    /// version (content decides which stands); `rc-dee` with no `request_date` and another
+    /// version (older than any dated body).
     @Test func revenueCatSubscriberResponses() throws {
         let responses = try RecordPool.jsonLines("subscribers", ["revenuecat/subscribers.jsonl"], asArray: true)
-        try Self.check(
-            Self.revenueCat(
-                responses.firstWins { body in
-                    JSONSlices.member("subscriber", of: body).flatMap {
-                        JSONSlices.string("original_app_user_id", of: $0)
-                    } ?? body
-                }))
+        func body(of id: String) throws -> String {
+            try #require(responses.records.first { $0.contains("\"original_app_user_id\": \"\(id)\"") })
+        }
+        let extras = [
+            try body(of: "rc-ben").replacingOccurrences(
+                of: "\"2026-10-31T12:00:00Z\"", with: "\"2026-10-20T12:00:00Z\""
+            )
+            .replacingOccurrences(
+                of: "\"original_application_version\": \"415\"", with: "\"original_application_version\": null"
+            )
+            .replacingOccurrences(of: "410000000000101", with: "410000000000999"),
+            try body(of: "rc-ann").replacingOccurrences(
+                of: "\"original_application_version\": \"380\"", with: "\"original_application_version\": \"420\""),
+            try body(of: "rc-dee").replacingOccurrences(of: "\"request_date\": \"2026-10-31T12:00:00Z\", ", with: "")
+                .replacingOccurrences(
+                    of: "\"original_application_version\": \"300\"", with: "\"original_application_version\": \"100\""),
+        ]
+        #expect(Set(extras).isDisjoint(with: responses.records) && Set(extras).count == 3)
+        try Self.check(Self.revenueCat(responses.adding(extras)))
     }
 
     /// RevenueCat's webhook events: merges applied in the order of `event_timestamp_ms`, whatever

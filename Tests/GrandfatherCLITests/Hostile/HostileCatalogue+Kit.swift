@@ -309,6 +309,16 @@ extension HostileCatalogue {
             [.rejected("customer_id holds true or false, not a value of its field"), .stdout("1 customer (")],
             make: HostileCase.auditing("customers.jsonl", #"{"customer_id": true, "platform": "ios"}"# + "\n")),
         .read(
+            "two RevenueCat subscriber responses of one id, the one fetched earlier (no version) given first",
+            "51.3",
+            [.file("out/latest/customers.csv", contains: "rc-1,grandfathered,"), .stdout("3 rows read, 0 rejected")],
+            make: HostileCase.auditing(
+                "subscribers.jsonl",
+                #"{"request_date":"2024-05-01T00:00:00Z","subscriber":{"original_app_user_id":"rc-1","#
+                    + #""original_application_version":null}}"# + "\n"
+                    + #"{"request_date":"2024-05-31T00:00:00Z","subscriber":{"original_app_user_id":"rc-1","#
+                    + #""original_application_version":"100"}}"# + "\n")),
+        .read(
             "a RevenueCat export row that shares its `store_transaction_id` with another customer's row of another product and term",
             "51.15", [.file("out/latest/customers.csv", contains: "rc-a,lapsed,")]
         ) { cli in

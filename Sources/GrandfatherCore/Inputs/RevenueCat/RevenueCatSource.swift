@@ -66,13 +66,18 @@ enum RevenueCatSource: InputSource {
         // The transactions of subscriber responses and exports, as deliveries (SPEC §9): fed
         // once every file is read, the latest delivery of each transaction only.
         var delivered = DeliveredRows()
+        // Every subscriber response of the run weighed before any is read into records.
+        var (standing, held) = weighResponses(inputs, appStore: appStore, asOf: stream.settings.asOf)
         for index in inputs.indices {
             switch inputs[index].description.format {
             case .revenueCatCustomerList:
                 files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream)
             case .revenueCatSubscribers:
+                let given = held?.index == index ? held.map { ($0.source, $0.units) } : nil
+                held = nil
                 let read = try readSubscribers(
-                    inputs[index], input: index, appStore: appStore, productTypes: productTypes, into: stream)
+                    inputs[index], input: index, given: given, standing: standing, appStore: appStore,
+                    productTypes: productTypes, into: stream)
                 files[index] = (read.report, read.rejections)
                 delivered.ranges.append(read.purchases.range)
                 delivered.parts.append(read.purchases.deliveries)
@@ -82,6 +87,7 @@ enum RevenueCatSource: InputSource {
             default: break
             }
         }
+        standing = SubscriberResponseRules.Standing()
         let exports = inputs.indices.filter { inputs[$0].description.format == .revenueCatExport }
         let digests = try parseExports(
             exports.map { (index: $0, input: inputs[$0]) }, appStore: appStore, productTypes: productTypes,
@@ -161,14 +167,105 @@ enum RevenueCatSource: InputSource {
         var evidence: ProductEvidence
     }
 
+    /// A file of subscriber responses read whole: its place among the inputs, its source and
+    /// its top-level values.
+    private typealias HeldResponses = (index: Int, source: ByteSource, units: [JSONDocuments.Unit])
+
+    /// Weighs every subscriber response of the run before any is read into records: which body
+    /// stands for each id (`SubscriberResponseRules`). One file is read whole, once (it is
+    /// returned, to be read into records), and only the bodies of an id it names more than once
+    /// are weighed, on every core (an id as `String` equality tells them: two spellings Unicode
+    /// calls equivalent are weighed too, each as its own id). Several files are each streamed a piece at a time, every
+    /// body weighed on every core as it is parsed, and read whole again later, one at a time:
+    /// memory holds one file's tree, as before, and a few words per subscriber. A file that
+    /// cannot be read fails the run where it is read into records, in the order given.
+    private static func weighResponses(
+        _ inputs: [RecognizedInput], appStore: Platform, asOf: Instant
+    ) -> (SubscriberResponseRules.Standing, HeldResponses?) {
+        typealias Rules = SubscriberResponseRules
+        let files = inputs.indices.filter { inputs[$0].description.format == .revenueCatSubscribers }
+        var standing = Rules.Standing()
+        if files.count == 1, let index = files.first {
+            guard
+                let (source, units) = try? JSONDocuments.read(
+                    at: inputs[index].description.path, what: "subscriber responses")
+            else { return (standing, nil) }
+            var named = Set<String>()
+            var repeated = Set<String>()
+            for case .element(let body) in units {
+                if let id = SubscriberResponse.customerID(of: body), !named.insert(id).inserted { repeated.insert(id) }
+            }
+            if !repeated.isEmpty {
+                let ids = repeated
+                let found = Parallel.map(count: units.count) { place -> Weighed? in
+                    guard case .element(let body) = units[place],
+                        SubscriberResponse.customerID(of: body).map(ids.contains) ?? false
+                    else { return nil }
+                    return weighed(body, appStore: appStore, asOf: asOf)
+                }
+                for (place, body) in found.enumerated() {
+                    guard let body else { continue }
+                    standing.weigh(
+                        Rules.Body(
+                            requested: body.requested, content: body.content,
+                            place: Rules.Place(file: index, body: place)),
+                        of: body.id)
+                }
+            }
+            return (standing, (index, source, units))
+        }
+        for index in files {
+            var place = 0
+            _ = try? JSONDocuments.stream(
+                at: inputs[index].description.path, what: "subscriber responses",
+                map: { unit -> Weighed? in
+                    guard case .element(let body) = unit else { return nil }
+                    return weighed(body, appStore: appStore, asOf: asOf)
+                }
+            ) { body in
+                if let body {
+                    standing.weigh(
+                        Rules.Body(
+                            requested: body.requested, content: body.content,
+                            place: Rules.Place(file: index, body: place)),
+                        of: body.id)
+                }
+                place += 1
+            }
+        }
+        return (standing, nil)
+    }
+
+    /// What weighing a body needs of it: its customer's id, when it was fetched, and its
+    /// content's fingerprint.
+    private typealias Weighed = (id: String, requested: Instant?, content: UInt64)
+
+    /// What weighing `body` needs of it; `nil` when it weighs nothing: it does not read, or its
+    /// customer's texts do not pass the sink's checks (`IngestSink.problem(of:)`), so that it
+    /// is rejected when read into records.
+    private static func weighed(_ body: JSONValue.Located, appStore: Platform, asOf: Instant) -> Weighed? {
+        guard case .success(let read) = SubscriberResponse.read(body, appStore: appStore, asOf: asOf, purchases: false),
+            IngestSink.problem(of: read.customer) == nil
+        else { return nil }
+        return (read.customer.id, read.requested, SubscriberResponseRules.content(of: body.value))
+    }
+
     /// Reads a file of subscriber responses: each body a row giving a customer, in file
-    /// order, and each of its purchases a typed record.
+    /// order, and each of its purchases a typed record. A body another of its id stands over
+    /// (`standing`) is accepted and counted, its purchases too, and none of it is used.
+    /// - Parameter given: the file's source and values, when the caller read them already.
     private static func readSubscribers(
-        _ input: RecognizedInput, input index: Int, appStore: Platform, productTypes: [String: ProductType],
+        _ input: RecognizedInput, input index: Int, given: (ByteSource, [JSONDocuments.Unit])?,
+        standing: SubscriberResponseRules.Standing, appStore: Platform, productTypes: [String: ProductType],
         into stream: RecordStream
     ) throws(GrandfatherError) -> SubscribersRead {
         let path = input.description.path
-        let (source, units) = try JSONDocuments.read(at: path, what: "subscriber responses")
+        let (source, units): (ByteSource, [JSONDocuments.Unit])
+        if let given {
+            (source, units) = given
+        } else {
+            (source, units) = try JSONDocuments.read(at: path, what: "subscriber responses")
+        }
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
         let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: path) }
@@ -177,11 +274,56 @@ enum RevenueCatSource: InputSource {
         var rejected: [Rejection] = []
         var rowEntitlements = RowEntitlements()
         var evidence = ProductEvidence()
-        for unit in units {
+        // The rows of bodies another stands over: their own and their purchases'.
+        var replaced = (rows: 0, exactDuplicates: 0, superseded: 0)
+        /// A purchase read as the export row it would be, or why it cannot be.
+        func transaction(
+            _ purchase: Result<SubscriberPurchases.Entry, SubscriberPurchases.Problem>
+        ) -> Result<(SubscriberPurchases.Entry, ExportTransaction), SubscriberPurchases.Problem> {
+            purchase.flatMap { entry in
+                ExportTransaction.read(entry.values, productTypes: productTypes)
+                    .map { (entry, $0) }
+                    .mapError {
+                        SubscriberPurchases.Problem(
+                            line: entry.line, reason: SubscriberPurchases.reason($0, path: entry.path))
+                    }
+            }
+        }
+        for (place, unit) in units.enumerated() {
             switch unit {
             case .element(let body):
                 switch SubscriberResponse.read(body, appStore: appStore, asOf: stream.settings.asOf) {
                 case .success(let read):
+                    let use =
+                        IngestSink.problem(of: read.customer) != nil
+                        ? .stands
+                        : standing.use(
+                            of: read.customer.id, at: SubscriberResponseRules.Place(file: index, body: place),
+                            requested: read.requested
+                        ) { SubscriberResponseRules.content(of: body.value) }
+                    guard use == .stands else {
+                        // Superseded whole (or an exact duplicate): the body and each purchase
+                        // that reads are accepted rows, none of them used; a purchase that
+                        // does not read is rejected, as in any body.
+                        var rows = 1
+                        for purchase in read.purchases {
+                            switch transaction(purchase) {
+                            case .success: rows += 1
+                            case .failure(let problem):
+                                rejected.append(
+                                    Rejection(
+                                        file: path, line: problem.line, column: nil, field: nil, reason: problem.reason)
+                                )
+                            }
+                        }
+                        replaced.rows += rows
+                        if use == .exactDuplicate {
+                            replaced.exactDuplicates += rows
+                        } else {
+                            replaced.superseded += rows
+                        }
+                        continue
+                    }
                     sink.accept(customer: read.customer, line: body.line)
                     active[read.customer.id, default: []].formUnion(read.active)
                     // Of each product's items an entitlement shows an end for, the latest
@@ -196,14 +338,7 @@ enum RevenueCatSource: InputSource {
                         latestItems[entry.product] = purchased
                     }
                     for purchase in read.purchases {
-                        switch purchase.flatMap({ entry in
-                            ExportTransaction.read(entry.values, productTypes: productTypes)
-                                .map { (entry, $0) }
-                                .mapError {
-                                    SubscriberPurchases.Problem(
-                                        line: entry.line, reason: SubscriberPurchases.reason($0, path: entry.path))
-                                }
-                        }) {
+                        switch transaction(purchase) {
                         case .success(let (entry, read)):
                             // The response's shape says what it implies of the product's
                             // type, which the export's reading of its values cannot know.
@@ -244,11 +379,13 @@ enum RevenueCatSource: InputSource {
         sink.flush()
         try engineWork { try writer.flush() }
         ExportDeliveries.group(&deliveries)
-        stream.meter?.advance(bytes: source.size, rows: sink.rowsRead)
-        let report = InputReport(
+        stream.meter?.advance(bytes: source.size, rows: sink.rowsRead + replaced.rows)
+        var report = InputReport(
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
-            sha256: try engineWork { try source.sha256() }, rowsRead: sink.rowsRead, rowsAccepted: sink.rowsAccepted,
-            rowsRejected: 0, exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
+            sha256: try engineWork { try source.sha256() }, rowsRead: sink.rowsRead + replaced.rows,
+            rowsAccepted: sink.rowsAccepted + replaced.rows, rowsRejected: 0,
+            exactDuplicates: sink.exactDuplicates + replaced.exactDuplicates, sandboxRows: sink.sandboxRows)
+        report.superseded = replaced.superseded
         return SubscribersRead(
             report: report, rejections: sink.rejections, active: active,
             purchases: (

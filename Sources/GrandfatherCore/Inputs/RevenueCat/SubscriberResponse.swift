@@ -27,6 +27,9 @@ enum SubscriberResponse {
     struct Read {
         var customer: Customer
         var active: Set<String>
+        /// When RevenueCat answered (`request_date`), which weighs the body against the run's
+        /// other bodies of its customer (`SubscriberResponseRules`).
+        var requested: Instant?
         /// The body's purchases, each read as an export row or refused on its own.
         var purchases: [Result<SubscriberPurchases.Entry, SubscriberPurchases.Problem>]
     }
@@ -43,8 +46,13 @@ enum SubscriberResponse {
     /// An entitlement is active at `asOf` when its `expires_date` is null (a lifetime one) or
     /// after as-of, or its `grace_period_expires_date` is after as-of (SPEC §8.11's "strictly
     /// after"). An entitlement whose dates are not times rejects the body.
-    /// - Parameter appStore: the Apple platform the policy names (`apple.default_platform`).
-    static func read(_ body: JSONValue.Located, appStore: Platform, asOf: Instant) -> Result<Read, Problem> {
+    /// - Parameters:
+    ///   - appStore: the Apple platform the policy names (`apple.default_platform`).
+    ///   - purchases: whether to read the body's purchases too; without them, `read` says
+    ///     only whether the body reads and what its customer is, as weighing it needs.
+    static func read(
+        _ body: JSONValue.Located, appStore: Platform, asOf: Instant, purchases: Bool = true
+    ) -> Result<Read, Problem> {
         guard body.isObject else {
             return .failure(Problem(line: body.line, reason: "\(body.typeName) is not a subscriber response"))
         }
@@ -74,11 +82,20 @@ enum SubscriberResponse {
             let requested = try time(body, "request_date", path: "response")
             return .success(
                 Read(
-                    customer: customer, active: active,
-                    purchases: SubscriberPurchases.entries(subscriber, customer: id, requested: requested)))
+                    customer: customer, active: active, requested: requested,
+                    purchases: purchases
+                        ? SubscriberPurchases.entries(subscriber, customer: id, requested: requested) : []
+                ))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The `original_app_user_id` a body names, as `read` reads it, without reading the rest:
+    /// `nil` when it names none (then `read` rejects it).
+    static func customerID(of body: JSONValue.Located) -> String? {
+        guard let subscriber = body["subscriber"], subscriber.isObject else { return nil }
+        return (try? text(subscriber, "original_app_user_id")) ?? nil
     }
 
     /// The entitlements active at `asOf` (see `read`).

@@ -96,20 +96,27 @@ struct IngestSink: RowSink {
         return TextBytes.problem(text)?.reason(name)
     }
 
+    /// Why `accept(customer:line:)` rejects a customer a source read itself: the field at
+    /// fault and the reason; `nil` when it takes it.
+    static func problem(of customer: Customer) -> (field: String, reason: String)? {
+        let texts: [(CustomerField, String?)] = [
+            (.customerID, customer.id), (.originalAppVersion, customer.originalAppVersion),
+            (.storefront, customer.storefront),
+        ]
+        for case (let field, let text?) in texts {
+            if let problem = Self.problem(text, named: field.name) { return (field.name, problem) }
+        }
+        return nil
+    }
+
     /// A customer a source read itself (a RevenueCat customer list's row, an App Store app
     /// transaction), accounted for as a row at `line`. Its provenance is the source's. Its
     /// texts are checked as a row's are: none longer than `RawRow.maximumFieldBytes` (a list's
     /// id cut at the limit would collide with another, a response's would reach every report
     /// whole), none holding a NUL byte.
     mutating func accept(customer: Customer, line: Int) {
-        let texts: [(CustomerField, String?)] = [
-            (.customerID, customer.id), (.originalAppVersion, customer.originalAppVersion),
-            (.storefront, customer.storefront),
-        ]
-        for case (let field, let text?) in texts {
-            if let problem = Self.problem(text, named: field.name) {
-                return reject(line: line, column: nil, field: field.name, reason: problem)
-            }
+        if let (field, problem) = Self.problem(of: customer) {
+            return reject(line: line, column: nil, field: field, reason: problem)
         }
         rowsRead += 1
         let given = customer.id

@@ -116,10 +116,10 @@ struct SubscriberPurchasesTests {
             items: #"{"tip": [{"store": "app_store", "purchase_date": "2024-04-11T00:00:00Z"}]}"#)
         let run = try AuditFixture.run([FixtureFile("subscribers.jsonl", early + "\n" + late + "\n")])
         let report = try #require(run.input("subscribers.jsonl"))
-        // Two bodies (the second an exact duplicate of the first's facts) and four purchases,
-        // of which the early response's two are superseded.
+        // Two bodies and four purchases: the later response stands, and the early one is
+        // superseded whole, its body and its two purchases.
         #expect(report.rowsRead == 6)
-        #expect(report.superseded == 2)
+        #expect(report.superseded == 3)
         #expect(report.rowsRejected == 0)
         #expect(run.customerClass("dan") == .subscriber)
         #expect((run.result("dan")?.entitlements.map(\.transactionID) ?? []) == ["rc:dan:pro.monthly"])
