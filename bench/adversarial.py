@@ -12,6 +12,7 @@ names them (times --scale, default 1):
   webhook-transfer-chain    100,000 TRANSFER events, u<i> to u<i+1>
   webhook-transfer-back     100,000 TRANSFER events, u<i> to u<i+1> and straight back
   subscriber-subscriptions  one subscriber response with 100,000 current subscriptions
+  subscriber-refetched      100,000 subscriber responses of one subscriber, each fetched a second later
   one-customer-rows         one customer with 100,000 current purchases in the canonical CSV
   play-linked-chain         100,000 Google Play responses, each linkedPurchaseToken the one before
   play-linked-loop          the same, the first linked to the last (issue 51, item 1)
@@ -81,6 +82,20 @@ def subscriptions(n, out):
         "non_subscriptions": {}, "entitlements": {}}}, separators=(",", ":")) + "\n")
 
 
+def refetched(n, out):
+    for i in range(n):
+        out.write(json.dumps({"request_date": "2026-10-%02dT%02d:%02d:%02dZ" % (1 + i // 86400, i // 3600 % 24,
+                                                                            i // 60 % 60, i % 60),
+                              "subscriber": {
+                                  "original_app_user_id": "solo", "original_application_version": "3.0",
+                                  "original_purchase_date": "2025-01-01T00:00:00Z",
+                                  "subscriptions": {"p0": {"store": "app_store", "is_sandbox": False,
+                                                           "store_transaction_id": "t%d" % i,
+                                                           "purchase_date": "2026-10-01T00:00:00Z",
+                                                           "expires_date": "2026-12-01T00:00:00Z"}},
+                                  "non_subscriptions": {}, "entitlements": {}}}, separators=(",", ":")) + "\n")
+
+
 def rows(n, out):
     out.write("transaction_id,customer_id,product_id,product_type,purchase_date,expires_date\n")
     for i in range(n):
@@ -132,6 +147,7 @@ CASES = {
     "webhook-transfer-back": ("webhooks.jsonl", transfer_back, lambda n: "u%d" % ((n - 1) // 2 + 1) if n % 2
                               else "u%d" % ((n - 1) // 2), lambda n: 0),
     "subscriber-subscriptions": ("subscribers.jsonl", subscriptions, None, lambda n: n),
+    "subscriber-refetched": ("subscribers.jsonl", refetched, None, lambda n: 1),
     "one-customer-rows": ("transactions.csv", rows, None, lambda n: n),
     "play-linked-chain": ("subscriptions.jsonl", play_chain, None, lambda n: 1),
     "play-linked-loop": ("subscriptions.jsonl", play_loop, None, lambda n: 1),

@@ -67,16 +67,14 @@ enum RevenueCatSource: InputSource {
         // once every file is read, the latest delivery of each transaction only.
         var delivered = DeliveredRows()
         // Every subscriber response of the run weighed before any is read into records.
-        var (standing, held) = weighResponses(inputs, appStore: appStore, asOf: stream.settings.asOf)
+        var standing = weighResponses(inputs, appStore: appStore, asOf: stream.settings.asOf)
         for index in inputs.indices {
             switch inputs[index].description.format {
             case .revenueCatCustomerList:
                 files[index] = try readCustomerList(inputs[index], appStore: appStore, into: stream)
             case .revenueCatSubscribers:
-                let given = held?.index == index ? held.map { ($0.source, $0.units) } : nil
-                held = nil
                 let read = try readSubscribers(
-                    inputs[index], input: index, given: given, standing: standing, appStore: appStore,
+                    inputs[index], input: index, standing: standing, appStore: appStore,
                     productTypes: productTypes, into: stream)
                 files[index] = (read.report, read.rejections)
                 delivered.ranges.append(read.purchases.range)
@@ -167,53 +165,18 @@ enum RevenueCatSource: InputSource {
         var evidence: ProductEvidence
     }
 
-    /// A file of subscriber responses read whole: its place among the inputs, its source and
-    /// its top-level values.
-    private typealias HeldResponses = (index: Int, source: ByteSource, units: [JSONDocuments.Unit])
-
     /// Weighs every subscriber response of the run before any is read into records: which body
-    /// stands for each id (`SubscriberResponseRules`). One file is read whole, once (it is
-    /// returned, to be read into records), and only the bodies of an id it names more than once
-    /// are weighed, on every core (an id as `String` equality tells them: two spellings Unicode
-    /// calls equivalent are weighed too, each as its own id). Several files are each streamed a piece at a time, every
-    /// body weighed on every core as it is parsed, and read whole again later, one at a time:
-    /// memory holds one file's tree, as before, and a few words per subscriber. A file that
-    /// cannot be read fails the run where it is read into records, in the order given.
+    /// stands for each id (`SubscriberResponseRules`). Each file is streamed a piece at a time,
+    /// every body weighed as it is parsed, and streamed again when it is read into records:
+    /// memory holds a piece of a file and a few words per subscriber, never a file's tree,
+    /// for the cost of parsing each body twice. A file that cannot be read fails the run where
+    /// it is read into records, in the order given.
     private static func weighResponses(
         _ inputs: [RecognizedInput], appStore: Platform, asOf: Instant
-    ) -> (SubscriberResponseRules.Standing, HeldResponses?) {
+    ) -> SubscriberResponseRules.Standing {
         typealias Rules = SubscriberResponseRules
         let files = inputs.indices.filter { inputs[$0].description.format == .revenueCatSubscribers }
         var standing = Rules.Standing()
-        if files.count == 1, let index = files.first {
-            guard
-                let (source, units) = try? JSONDocuments.read(
-                    at: inputs[index].description.path, what: "subscriber responses")
-            else { return (standing, nil) }
-            var named = Set<String>()
-            var repeated = Set<String>()
-            for case .element(let body) in units {
-                if let id = SubscriberResponse.customerID(of: body), !named.insert(id).inserted { repeated.insert(id) }
-            }
-            if !repeated.isEmpty {
-                let ids = repeated
-                let found = Parallel.map(count: units.count) { place -> Weighed? in
-                    guard case .element(let body) = units[place],
-                        SubscriberResponse.customerID(of: body).map(ids.contains) ?? false
-                    else { return nil }
-                    return weighed(body, appStore: appStore, asOf: asOf)
-                }
-                for (place, body) in found.enumerated() {
-                    guard let body else { continue }
-                    standing.weigh(
-                        Rules.Body(
-                            requested: body.requested, content: body.content,
-                            place: Rules.Place(file: index, body: place)),
-                        of: body.id)
-                }
-            }
-            return (standing, (index, source, units))
-        }
         for index in files {
             var place = 0
             _ = try? JSONDocuments.stream(
@@ -233,7 +196,7 @@ enum RevenueCatSource: InputSource {
                 place += 1
             }
         }
-        return (standing, nil)
+        return standing
     }
 
     /// What weighing a body needs of it: its customer's id, when it was fetched, and its
@@ -250,22 +213,15 @@ enum RevenueCatSource: InputSource {
         return (read.customer.id, read.requested, SubscriberResponseRules.content(of: body.value))
     }
 
-    /// Reads a file of subscriber responses: each body a row giving a customer, in file
-    /// order, and each of its purchases a typed record. A body another of its id stands over
-    /// (`standing`) is accepted and counted, its purchases too, and none of it is used.
-    /// - Parameter given: the file's source and values, when the caller read them already.
+    /// Reads a file of subscriber responses, streamed a piece at a time: each body a row giving
+    /// a customer, in file order, and each of its purchases a typed record. A body another of
+    /// its id stands over (`standing`) is accepted and counted, its purchases too, and none of
+    /// it is used.
     private static func readSubscribers(
-        _ input: RecognizedInput, input index: Int, given: (ByteSource, [JSONDocuments.Unit])?,
-        standing: SubscriberResponseRules.Standing, appStore: Platform, productTypes: [String: ProductType],
-        into stream: RecordStream
+        _ input: RecognizedInput, input index: Int, standing: SubscriberResponseRules.Standing,
+        appStore: Platform, productTypes: [String: ProductType], into stream: RecordStream
     ) throws(GrandfatherError) -> SubscribersRead {
         let path = input.description.path
-        let (source, units): (ByteSource, [JSONDocuments.Unit])
-        if let given {
-            (source, units) = given
-        } else {
-            (source, units) = try JSONDocuments.read(at: path, what: "subscriber responses")
-        }
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
         let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: path) }
@@ -289,7 +245,8 @@ enum RevenueCatSource: InputSource {
                     }
             }
         }
-        for (place, unit) in units.enumerated() {
+        /// One top-level value, the `place`-th of the file (as `weighResponses` counted them).
+        func read(_ unit: JSONDocuments.Unit, place: Int) throws(GrandfatherError) {
             switch unit {
             case .element(let body):
                 switch SubscriberResponse.read(body, appStore: appStore, asOf: stream.settings.asOf) {
@@ -322,7 +279,7 @@ enum RevenueCatSource: InputSource {
                         } else {
                             replaced.superseded += rows
                         }
-                        continue
+                        return
                     }
                     sink.accept(customer: read.customer, line: body.line)
                     active[read.customer.id, default: []].formUnion(read.active)
@@ -376,6 +333,14 @@ enum RevenueCatSource: InputSource {
                 sink.reject(line: line, column: nil, field: nil, reason: reason)
             }
         }
+        var place = 0
+        var failure: GrandfatherError?
+        let source = try JSONDocuments.stream(at: path, what: "subscriber responses") { unit in
+            defer { place += 1 }
+            guard failure == nil else { return }
+            do throws(GrandfatherError) { try read(unit, place: place) } catch { failure = error }
+        }
+        if let failure { throw failure }
         sink.flush()
         try engineWork { try writer.flush() }
         ExportDeliveries.group(&deliveries)
