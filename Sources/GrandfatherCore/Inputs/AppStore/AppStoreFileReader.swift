@@ -49,7 +49,8 @@ struct AppStoreFileContents: Sendable, Equatable {
 /// A syntax error gives one `.rejected` row at its line; in a JSON array it ends the reading,
 /// in JSON Lines the reading goes on at the next line that starts with `{`.
 enum AppStoreFileReader {
-    /// Reads `bytes`, a whole file recognized as `shape` by `AppStoreRecognizer`.
+    /// Reads `bytes`, a whole file recognized as `shape` by `AppStoreRecognizer` (what fuzzing
+    /// and tests give; a run streams its files, `read(at:shape:options:checker:)`).
     /// - Parameters:
     ///   - options: what unsigned data to accept and what the policy expects.
     ///   - checker: checks each JWS's signature (or, with `--no-verify`, does not).
@@ -57,21 +58,56 @@ enum AppStoreFileReader {
     static func read(
         _ bytes: [UInt8], shape: AppStoreShape, options: AppStoreReadOptions, checker: some JWSChecking
     ) -> AppStoreFileContents {
-        // The file is first cut into its top-level units (JWS lines, or JSON elements and
-        // syntax errors), in order; the units, where verifying signatures costs nearly all
-        // the time, are then read in parts on every core and the parts' rows joined in order.
-        var collecting = AppStoreReading(options: options, checker: checker)
-        let units = shape == .jwsLines ? collecting.jwsLineUnits(bytes) : collecting.jsonUnits(bytes)
+        let units = shape == .jwsLines ? AppStoreUnit.jwsLines(bytes) : AppStoreUnit.json(bytes)
+        return read(units, options: options, checker: checker)
+    }
+
+    /// How many units are gathered before they are read together, on every core.
+    static let batch = 4_096
+
+    /// Reads the file at `path`, recognized as `shape`, streamed a piece at a time: memory holds
+    /// a batch of its units and the rows read so far (which the linker needs, all of them),
+    /// never the file or its tree. Rows, lines and rejections are what `read(_:shape:…)` gives.
+    static func read(
+        at path: String, shape: AppStoreShape, options: AppStoreReadOptions, checker: some JWSChecking,
+        piece: Int = JSONDocuments.streamChunk
+    ) throws(GrandfatherError) -> (source: ByteSource, contents: AppStoreFileContents) {
+        var contents = AppStoreFileContents()
+        var units: [AppStoreUnit] = []
+        func gather(_ unit: AppStoreUnit) {
+            units.append(unit)
+            guard units.count == batch else { return }
+            contents.append(read(units, options: options, checker: checker))
+            units.removeAll(keepingCapacity: true)
+        }
+        let source: ByteSource
+        if shape == .jwsLines {
+            source = try AppStoreUnit.streamJWSLines(at: path, piece: piece, gather)
+        } else {
+            source = try JSONDocuments.stream(at: path, what: "App Store file", piece: piece) {
+                gather(AppStoreUnit($0))
+            }
+        }
+        contents.append(read(units, options: options, checker: checker))
+        return (source, contents)
+    }
+
+    /// Reads `units`, where verifying signatures costs nearly all the time, in parts on every
+    /// core, the parts' rows joined in order.
+    private static func read(
+        _ units: [AppStoreUnit], options: AppStoreReadOptions, checker: some JWSChecking
+    ) -> AppStoreFileContents {
         let parts = min(units.count, max(1, ProcessInfo.processInfo.activeProcessorCount) * 4)
         guard parts > 1 else {
-            for unit in units { collecting.read(unit, in: bytes) }
-            return collecting.contents
+            var reading = AppStoreReading(options: options, checker: checker)
+            for unit in units { reading.read(unit) }
+            return reading.contents
         }
         let slots = ResultSlots<AppStoreFileContents, GrandfatherError>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             var reading = AppStoreReading(options: options, checker: checker)
             for unit in units[(units.count * part / parts)..<(units.count * (part + 1) / parts)] {
-                reading.read(unit, in: bytes)
+                reading.read(unit)
             }
             slots.store(part, .success(reading.contents))
         }
@@ -79,18 +115,25 @@ enum AppStoreFileReader {
         for part in 0..<parts {
             // Every job stores a success; `take` cannot throw here.
             guard let read = try? slots.take(part) else { continue }
-            contents.records.append(contentsOf: read.records)
-            contents.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
-            contents.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)
+            contents.append(read)
         }
         return contents
     }
 }
 
+extension AppStoreFileContents {
+    /// `other`'s rows after these, and its notification types counted in.
+    mutating func append(_ other: AppStoreFileContents) {
+        records.append(contentsOf: other.records)
+        notificationTypes.merge(other.notificationTypes, uniquingKeysWith: +)
+        unknownNotificationTypes.merge(other.unknownNotificationTypes, uniquingKeysWith: +)
+    }
+}
+
 /// A top-level unit of an App Store file: read on its own, on any core.
 enum AppStoreUnit: Sendable {
-    /// One line of a JWS-lines file: where its bytes lie (the file is not copied).
-    case jws(line: Int, bytes: Range<Int>)
+    /// One line of a JWS-lines file.
+    case jws(line: Int, text: String)
     /// One top-level JSON value.
     case element(JSONValue.Located)
     /// A syntax error, where it stands among the units.
@@ -118,37 +161,13 @@ struct AppStoreReading {
 
     // MARK: - Containers
 
-    /// Reads one unit of the file `file`.
-    mutating func read(_ unit: AppStoreUnit, in file: [UInt8]) {
+    /// Reads one unit of the file.
+    mutating func read(_ unit: AppStoreUnit) {
         switch unit {
-        case .jws(let line, let range):
-            readSigned(String(decoding: file[range], as: UTF8.self), line: line, role: nil)
+        case .jws(let line, let text):
+            readSigned(text, line: line, role: nil)
         case .element(let element): readElement(element)
         case .rejected(let line, let reason): reject(line, reason)
-        }
-    }
-
-    /// A text file of compact JWS, one a line; blank lines are skipped.
-    func jwsLineUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
-        var units: [AppStoreUnit] = []
-        var line = 0
-        for var text in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            line += 1
-            if line == 1, text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            units.append(.jws(line: line, bytes: text.startIndex..<text.endIndex))
-        }
-        return units
-    }
-
-    /// A JSON array (each element a unit), or one or more top-level values (one object, or
-    /// JSON Lines).
-    func jsonUnits(_ bytes: [UInt8]) -> [AppStoreUnit] {
-        JSONDocuments.records(bytes).map { unit in
-            switch unit {
-            case .element(let element): return .element(element)
-            case .rejected(let line, let reason): return .rejected(line: line, reason: reason)
-            }
         }
     }
 

@@ -15,9 +15,6 @@ extension InputFormat {
 /// flow into the record stream through its typed door, one sink per file and kind, so that
 /// accounting and rejections work as for CSV.
 enum AppStoreSource: InputSource {
-    /// The largest App Store file read: these are read whole.
-    static let maximumFileSize = 1 << 30
-
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         switch AppStoreRecognizer.recognize(file.prefix) {
         case .appStore(let shape):
@@ -52,16 +49,9 @@ enum AppStoreSource: InputSource {
         for input in inputs {
             let path = input.description.path
             guard let shape = input.detail as? AppStoreShape else { throw .internal("\(path) has no App Store shape") }
-            let source = try engineWork { try ByteSource(path: path) }
-            guard source.size <= maximumFileSize else {
-                throw .input(
-                    file: path, line: nil,
-                    message:
-                        "App Store file of \(source.size) bytes is over the \(maximumFileSize >> 20) MiB read whole")
-            }
-            let bytes = try engineWork { try source.readAll() }
+            let (source, read) = try AppStoreFileReader.read(
+                at: path, shape: shape, options: options, checker: checker)
             stored.append((Int64(source.storedSize), try engineWork { try source.sha256() }))
-            let read = AppStoreFileReader.read(bytes, shape: shape, options: options, checker: checker)
             for record in read.records { count(record, into: &summary) }
             summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
             summary.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)
