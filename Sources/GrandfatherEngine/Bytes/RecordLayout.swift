@@ -6,6 +6,6 @@ public enum RecordLayout: Sendable, Equatable {
     case csv
     /// One record a line (JSON Lines): any line break ends a record.
     case lines
-    /// One document (a JSON array): read whole, never cut.
+    /// One document (a JSON array): streamed in one range, never cut.
     case document
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads JSON records (SPEC §2, §8.3): a top-level array of objects, read whole, or JSON
-/// Lines, streamed. Each object becomes a `RawRow`: strings as their text, numbers as
+/// Reads JSON records (SPEC §2, §8.3): a top-level array of objects, or JSON Lines, both
+/// streamed. Each object becomes a `RawRow`: strings as their text, numbers as
 /// their literal text, booleans as "true"/"false", null as absent, and an object or array
 /// in a known field marked nested so that the row is rejected.
 ///
@@ -121,8 +121,84 @@ public struct JSONReader {
         }
     }
 
+    /// Streams a JSON array file, `piece` bytes at a time, its elements cut out as they close
+    /// (`JSONArrayCutter`) and each scanned alone into a row at its true line: memory holds a
+    /// piece and the element under way, never the file. A file that breaks anywhere (a syntax
+    /// error, text after the array) is read again whole (`readWholeArray`), and only the rows
+    /// past those handed on already are handed on, so its rows and rejections are the same.
+    public func readArray<Sink: RowSink>(
+        _ source: ByteSource, into sink: inout Sink, piece: Int = 1 << 20
+    ) throws(EngineError) {
+        var cutter = JSONArrayCutter()
+        var chunk = [UInt8](repeating: 0, count: piece)
+        var offset = source.dataStart
+        var scratch = RecordScratch(fieldCount: fieldCount)
+        defer { scratch.deallocate() }
+        var handed = 0
+        while true {
+            let count = try source.read(at: offset, count: piece, into: &chunk)
+            offset += count
+            cutter.scan(chunk[0..<count], atEnd: count == 0)
+            var whole = !cutter.failed
+            for element in cutter.takeElements() {
+                guard readElement(element, scratch: &scratch, into: &sink) else {
+                    whole = false
+                    break
+                }
+                handed += 1
+            }
+            if !whole {
+                var rest = SkippingSink(sink: sink, skip: handed)
+                try readWholeArray(source, into: &rest)
+                sink = rest.sink
+                return
+            }
+            if cutter.closed, count == 0 { return }
+            guard cutter.held <= Self.maximumElementBytes else {
+                throw .input(
+                    file: source.path, line: nil,
+                    message: "a JSON array element of more than \(Self.maximumElementBytes >> 20) MiB")
+            }
+        }
+    }
+
+    /// The largest element a streamed array may hold (what was once the largest array read whole).
+    public static let maximumElementBytes = 1 << 30
+
+    /// Scans one element cut out of an array into a row (or rejects it, as the whole reading
+    /// would); false when it does not parse whole, so that the whole reading must say why.
+    private func readElement<Sink: RowSink>(
+        _ element: JSONArrayCutter.Element, scratch: inout RecordScratch, into sink: inout Sink
+    ) -> Bool {
+        // Columns on its first line count from where that line starts, before the element.
+        JSONParser.parsing(element.bytes[...], line: element.line, start: 0, lineStart: -element.column) {
+            parser -> Bool in
+            let line = element.line
+            do throws(JSONSyntaxError) {
+                if parser.current == UInt8(ascii: "{") {
+                    let duplicate = try scanObject(&parser, into: &scratch, line: line)
+                    parser.skipWhitespace()
+                    guard parser.isAtEnd else { return false }
+                    if let duplicate {
+                        sink.reject(line: line, column: nil, field: duplicate, reason: "duplicate key \(duplicate)")
+                    } else {
+                        sink.accept(scratch.row)
+                    }
+                } else {
+                    _ = try parser.parseValue()
+                    parser.skipWhitespace()
+                    guard parser.isAtEnd else { return false }
+                    sink.reject(line: line, column: nil, field: nil, reason: "array element is not an object")
+                }
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// Reads a whole JSON array file; a syntax error makes the rest of the file one rejected row.
-    public func readArray<Sink: RowSink>(_ source: ByteSource, into sink: inout Sink) throws(EngineError) {
+    func readWholeArray<Sink: RowSink>(_ source: ByteSource, into sink: inout Sink) throws(EngineError) {
         let all = try source.readAll()
         var scratch = RecordScratch(fieldCount: fieldCount)
         defer { scratch.deallocate() }
@@ -391,5 +467,22 @@ private struct RecordScratch {
     public func deallocate() {
         buffer.deallocate()
         row.deallocate()
+    }
+}
+
+/// A sink that lets the first `skip` rows (accepted or rejected) go by: what a streamed array
+/// handed on already, when a broken file is read again whole.
+private struct SkippingSink<Sink: RowSink>: RowSink {
+    var sink: Sink
+    var skip: Int
+
+    mutating func accept(_ row: RawRow) {
+        guard skip == 0 else { return skip -= 1 }
+        sink.accept(row)
+    }
+
+    mutating func reject(line: Int, column: Int?, field: String?, reason: String) {
+        guard skip == 0 else { return skip -= 1 }
+        sink.reject(line: line, column: column, field: field, reason: reason)
     }
 }
