@@ -98,8 +98,9 @@ public enum ClassificationScript {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
-    /// The columns of a transaction that are facts: copies that differ only in where a fact
-    /// came from are exact duplicates, as for the Swift engine's fingerprints.
+    /// The columns of a transaction that are facts, which later steps read (`fact_sources`,
+    /// where each came from, is none): among them, those SPEC §8.23's comparison reads
+    /// (`DuplicateRules.columns`).
     private static let factColumns = WarehouseLayout.transactions.columns.filter { !$0.isProvenance }.map(\.name)
 
     /// The columns the activity and currency rules read.
@@ -211,20 +212,7 @@ public enum ClassificationScript {
                 FROM \(sql.tables.customers) AS c
                 FULL JOIN \(activity) AS a ON a.customer_id = c.customer_id
                 """)
-        let conflicting = SQLStep(
-            name: "conflicting_customers", spec: "§8.23",
-            mirrors: "TransactionFingerprints.settle, content (Stages/Classify/TransactionFingerprints.swift)",
-            query: """
-                SELECT DISTINCT f.customer_id
-                FROM \(facts) AS f
-                JOIN (
-                    SELECT transaction_id FROM (
-                        SELECT DISTINCT \(factColumns.joined(separator: ", ")) FROM \(facts) WHERE may_repeat
-                    ) AS variants
-                    GROUP BY transaction_id
-                    HAVING COUNT(*) > 1
-                ) AS conflicting ON conflicting.transaction_id = f.transaction_id
-                """)
+        let conflicting = DuplicateRules.conflictingCustomersSQL(facts: facts)
         let joined = SQLStep(
             name: "customer_facts", spec: "§8.14, §8.23",
             mirrors: "FlagFacts.init (Stages/Classify/FlagFacts+Activity.swift)",

@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import GrandfatherEngine
 
-/// Duplicate detection with a compact fingerprint per transaction (SPEC §8.23), decided once
-/// every row is read. Folding a transaction into its customer never waits for the answer
-/// (folding is idempotent, so a duplicate folded twice changes nothing); what the answer
-/// gives, each file's count of exact duplicates and the customers a conflicting duplicate
-/// flags, is needed only at the end.
+/// Duplicate detection (SPEC §8.23, stated in `DuplicateRules`) with a compact fingerprint per
+/// transaction, decided once every row is read. Folding a transaction into its customer never
+/// waits for the answer (folding is idempotent, so a duplicate folded twice changes nothing);
+/// what the answer gives, each file's count of exact duplicates and the customers a
+/// conflicting duplicate flags, is needed only at the end.
 ///
 /// A fingerprint is 16 bytes: a 64-bit hash of the transaction id, 32 bits of the hash of its
 /// normalised content, and the customer slot the row was folded into. Each parser gathers its
@@ -332,9 +332,12 @@ private struct VersionTable {
 }
 
 extension TransactionFingerprints {
-    /// The fingerprint of a transaction's normalised content (SPEC §8.23): instants, enums,
-    /// defaults and the canonical price; unknown columns never reach it. The transaction and
-    /// customer ids go in as the hashes the batch already took of them (`id`, `customer`).
+    /// The fingerprint of a transaction's normalised content: a hash of the fields that make
+    /// two rows of one id the same (SPEC §8.23, `DuplicateRules.Field`), read straight from the
+    /// batch's bytes, so that two rows share it exactly when `DuplicateRules.sameContent` calls
+    /// them the same (but for one pair of contents in 2^64); `DuplicateRulesTests` holds the
+    /// two together. The transaction and customer ids go in as the hashes the batch already
+    /// took of them (`id`, `customer`).
     @inline(__always)
     static func content(
         of transaction: Transaction, in batch: TransactionBatch, id: UInt64, customer: UInt64
