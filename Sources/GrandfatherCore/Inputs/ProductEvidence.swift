@@ -1,14 +1,7 @@
 import GrandfatherEngine
 
-/// What a run's rows say of each product's type (SPEC §9, Product facts): a product's type is
-/// a fact about the product, drawn from every row and source, not decided row by row from
-/// whatever one row's shape offers.
-///
-/// The order: the policy's `products[id].type`; then what export rows state
-/// (`is_auto_renewable`, `product_duration`, `entitlement_identifiers`); then what a
-/// subscriber response's shape implies (a member of `subscriptions` renews; an item whose
-/// entitlement RevenueCat shows with an `expires_date` is time-limited, and one it shows for
-/// good is a non-consumable); then SPEC §8.12's fallback, consumable.
+/// What a run's rows say of each product's type (SPEC §9, Product facts), tallied as rows are
+/// read: the rule that turns it into the product's type and term is `ProductFactRules`.
 struct ProductEvidence: Sendable, Equatable {
     typealias Source = ProductTypeSource
 
@@ -93,65 +86,30 @@ struct ProductEvidence: Sendable, Equatable {
         }
     }
 
-    /// A product's type and where it came from.
-    struct Decision: Sendable, Equatable {
-        var product: String
-        var type: ProductType
-        var source: Source
-        /// What most rows of each source state (the more durable type on a tie).
-        var bySource: [Source: ProductType]
-        /// Two sources, or rows of one, stated different types (the policy aside, which
-        /// settles the type).
-        var disagrees: Bool
-        /// Every type stated, by source, with its rows.
-        var stated: [Source: [ProductType: Int]]
-        var silent: Int
-        /// The term export rows state (the longest, when they differ), and the shortest.
-        var duration: ProductDuration?
-        var shortestDuration: ProductDuration?
-        /// A non-renewing product whose export rows state different terms and to which the
-        /// policy gives none (`ProductFacts` decides it).
-        var termsDisagree = false
-    }
-
-    /// Each product's decision, given the policy's types.
-    func decisions(policy: [String: ProductType]) -> [Int: Decision] {
-        var decided: [Int: Decision] = [:]
-        for (key, tally) in tallies {
-            var bySource: [Source: ProductType] = [:]
-            let stated = tally.stated
-            for (source, counts) in stated {
-                bySource[source] = counts.max { ($0.value, -Int($0.key.code)) < ($1.value, -Int($1.key.code)) }?.key
-            }
-            let distinct = Set(stated.values.flatMap(\.keys))
-            if let type = policy[tally.name] { bySource[.policy] = type }
-            let source = bySource.keys.min() ?? .fallback
-            decided[key] = Decision(
-                product: tally.name, type: bySource[source] ?? .consumable, source: source, bySource: bySource,
-                disagrees: source != .policy && distinct.count > 1, stated: stated, silent: tally.silent,
-                duration: tally.longest, shortestDuration: tally.shortest)
+    /// Each product's decision (`ProductFactRules.decide`), given the policy's types and the
+    /// products it gives a `term_days`.
+    func decisions(policy: [String: ProductType], termed: Set<String> = []) -> [Int: ProductFactRules.Decision] {
+        tallies.mapValues { tally in
+            ProductFactRules.decide(
+                tally.name,
+                ProductFactRules.Evidence(
+                    stated: tally.stated, silent: tally.silent, shortest: tally.shortest, longest: tally.longest),
+                policy: ProductFactRules.PolicyWord(type: policy[tally.name], givesTerm: termed.contains(tally.name)))
         }
-        return decided
     }
 }
 
-/// Each product's type as the run's evidence decides it (`ProductEvidence.decisions`), given
-/// to each row that states less than the product's evidence: a row that states its type
-/// keeps it (the richest word on that purchase), while a row that states nothing, or only
-/// what a response's shape implies, takes what the strongest source of the run states of
-/// its product (an export's word outranks a response's, which outranks the fallback).
-///
-/// A non-renewing product's term (SPEC §9, Product facts) is the policy's `term_days` when it
-/// gives one; else the `product_duration` the export's rows state (the longest, when they
-/// differ), which ends each of its transactions (`MappedTransaction.termEnds`); else the
-/// policy's `non_renewing_term_days`.
+/// Each product's type and term as the run's evidence decides them (`ProductFactRules`), given
+/// to each row that states less than its product's evidence (`ProductFactRules.rowType`) and
+/// to each row of a non-renewing product whose term the evidence gives
+/// (`ProductFactRules.Decision.term`, which ends the row: `MappedTransaction.termEnds`).
 struct ProductFacts: Sendable {
     /// Every product's decision, by product id, for reports.
-    let decisions: [String: ProductEvidence.Decision]
+    let decisions: [String: ProductFactRules.Decision]
     /// What each product's export rows and responses state, by `ProductEvidence.key`, for
     /// products some row stated less of: empty in most runs, and then rows are fed as read,
     /// with no lookup.
-    private let weaker: [Int: [ProductEvidence.Source: ProductType]]
+    private let weaker: [Int: [ProductTypeSource: ProductType]]
     /// The products the reports list (`ProductFindings`), by key, with their ids: the
     /// customers each touches are counted as rows are fed.
     let listed: [Int: String]
@@ -163,26 +121,20 @@ struct ProductFacts: Sendable {
     ///   - policy: the policy's type of each product that has one.
     ///   - termed: the products the policy gives a `term_days`.
     init(_ evidence: ProductEvidence, policy: [String: ProductType], termed: Set<String> = []) {
-        var decisions: [String: ProductEvidence.Decision] = [:]
-        var weaker: [Int: [ProductEvidence.Source: ProductType]] = [:]
+        var decisions: [String: ProductFactRules.Decision] = [:]
+        var weaker: [Int: [ProductTypeSource: ProductType]] = [:]
         var listed: [Int: String] = [:]
         var terms: [Int: ProductDuration] = [:]
-        for (key, found) in evidence.decisions(policy: policy) {
-            var decision = found
-            decision.termsDisagree =
-                decision.type == .nonRenewing && !termed.contains(decision.product)
-                && decision.duration != decision.shortestDuration
+        for (key, decision) in evidence.decisions(policy: policy, termed: termed) {
             decisions[decision.product] = decision
             if ProductFindings.lists(decision) { listed[key] = decision.product }
-            if decision.type == .nonRenewing, !termed.contains(decision.product), let duration = decision.duration {
-                terms[key] = duration
-            }
-            guard decision.source != .policy, let tally = evidence.tallies[key] else { continue }
+            if let term = decision.term { terms[key] = term }
+            guard decision.source != .policy else { continue }
             // Rows stated less than the strongest source did: silent ones beside any word, or
             // responses' beside an export's.
             let exported = decision.bySource[.export] != nil
             let responded = decision.stated[.response] != nil
-            if (tally.silent > 0 && (exported || responded)) || (exported && responded) {
+            if (decision.silent > 0 && (exported || responded)) || (exported && responded) {
                 weaker[key] = decision.bySource
             }
         }
@@ -203,16 +155,13 @@ struct ProductFacts: Sendable {
     /// Gives `record` what its product's stronger evidence states, where the record's own
     /// type rests on less, and, a non-renewing one, its product's term.
     func decide(_ record: inout MappedTransaction, texts: some TransactionTexts) {
-        if !weaker.isEmpty, record.typeSource != .policy, record.typeSource != .export,
+        // An export row's own word stands whatever its product's: asked first, so that most
+        // rows of an export are fed with no lookup.
+        if !weaker.isEmpty, !ProductFactRules.keepsItsType(record.typeSource),
             let stated = texts.read(.productID, { weaker[ProductEvidence.key($0)] }) ?? nil
         {
-            if let type = stated[.export] {
-                record.productType = type
-                record.typeSource = .export
-            } else if record.typeSource == .fallback, let type = stated[.response] {
-                record.productType = type
-                record.typeSource = .response
-            }
+            (record.productType, record.typeSource) = ProductFactRules.rowType(
+                record.productType, from: record.typeSource, product: stated)
         }
         if !terms.isEmpty, record.productType == .nonRenewing,
             let term = texts.read(.productID, { terms[ProductEvidence.key($0)] }) ?? nil

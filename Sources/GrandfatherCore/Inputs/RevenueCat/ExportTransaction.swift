@@ -8,7 +8,7 @@ import GrandfatherEngine
 /// million rows makes no string per field.
 struct ExportTransaction: Equatable, Sendable {
     /// The policy's type for the product, else what the row states, else consumable; the
-    /// run's evidence of the product may overrule it (`ProductEvidence`).
+    /// run's evidence of the product may overrule it (`ProductFactRules`).
     var productType: ProductType
     /// What the row states of its product's type, `nil` when nothing: auto-renewable when
     /// `is_auto_renewable` says so; else non-renewing when it has a `product_duration`; else

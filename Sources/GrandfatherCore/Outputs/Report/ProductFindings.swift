@@ -35,13 +35,13 @@ public enum ProductFindings {
 
     /// Whether a product's decision is listed: its evidence disagrees, its type is the
     /// fallback's alone, or its rows state terms that disagree.
-    static func lists(_ decision: ProductEvidence.Decision) -> Bool {
+    static func lists(_ decision: ProductFactRules.Decision) -> Bool {
         decision.disagrees || decision.source == .fallback || decision.termsDisagree
     }
 
     /// The findings of decisions, given the customers each product touched; in product order.
     static func findings(
-        _ decisions: [String: ProductEvidence.Decision], customers: [String: Int]
+        _ decisions: [String: ProductFactRules.Decision], customers: [String: Int]
     ) -> [Finding] {
         decisions.values.filter(lists).sorted {
             $0.product.utf8.lexicographicallyPrecedes($1.product.utf8)

@@ -113,7 +113,7 @@ enum TwinGap: Int, CaseIterable {
     /// the canonical one: an item states a type only where its customer's `entitlements` name
     /// its product (non-renewing when that entitlement shows an end, else non-consumable);
     /// an item that states none takes what most of its product's items state, the more durable
-    /// on a tie, else SPEC §8.12's consumable (`ProductEvidence`).
+    /// on a tie, else SPEC §8.12's consumable (`ProductFactRules`).
     static func itemTypesUnstated(
         in view: TwinData, entitlements: [String: [String: (expires: Instant?, product: String?)]]
     ) -> [String: Set<TwinGap>] {
