@@ -6,7 +6,7 @@ import GrandfatherEngine
 /// RevenueCat delivers a transaction again whenever it changes (a refund, a billing issue, a
 /// cancellation), each delivery a snapshot with the `updated_at` of its change (FORMATS.md
 /// §a, "Handling updated transactions"), so the latest replaces the others, field by field
-/// (`DeliveryMerge`). Two deliveries with the same `updated_at` both stay, and the ledger
+/// (`RedeliveryRules`). Two deliveries with the same `updated_at` both stay, and the ledger
 /// tells an exact duplicate from a conflicting one (SPEC §8.23).
 ///
 /// Only transactions delivered more than once are kept, so the table is small whatever the

@@ -439,7 +439,7 @@ enum RevenueCatSource: InputSource {
     /// Feeds every transaction to the stream, range by range on every core: per range, what
     /// feeding it gave. A transaction delivered once is fed as it is read; the
     /// deliveries of one delivered more than once are kept aside and, once every range is
-    /// read, merged field by field (`DeliveryMerge`): the latest are fed, the others counted
+    /// read, merged field by field (`RedeliveryRules`): the latest are fed, the others counted
     /// as superseded.
     /// The deliveries are moved out of `delivered`, so that each range's array is freed as
     /// soon as it is merged, before the ledger grows.
@@ -481,7 +481,7 @@ enum RevenueCatSource: InputSource {
                                 repeated.append(
                                     Repeated(
                                         key: key, line: row.line,
-                                        delivery: DeliveryMerge.Delivery(
+                                        delivery: RedeliveryRules.Delivery(
                                             record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
                                             version: version)))
                             } else {
@@ -514,9 +514,9 @@ enum RevenueCatSource: InputSource {
                 byKey[repeated.key, default: []].append((range, index))
             }
         }
-        var kept = [[(line: Int, delivery: DeliveryMerge.Delivery)]](repeating: [], count: fed.count)
+        var kept = [[(line: Int, delivery: RedeliveryRules.Delivery)]](repeating: [], count: fed.count)
         for members in byKey.values {
-            let merged = DeliveryMerge.latest(members.map { fed[$0.range].repeated[$0.repeated].delivery })
+            let merged = RedeliveryRules.latest(members.map { fed[$0.range].repeated[$0.repeated].delivery })
             var isKept = Set<Int>()
             for (index, delivery) in merged.kept {
                 let member = members[index]
@@ -541,7 +541,7 @@ enum RevenueCatSource: InputSource {
     private struct Repeated: Sendable {
         var key: Int
         var line: Int
-        var delivery: DeliveryMerge.Delivery
+        var delivery: RedeliveryRules.Delivery
     }
 
     /// What feeding one range gave.

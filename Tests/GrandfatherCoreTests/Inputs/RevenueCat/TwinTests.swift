@@ -32,7 +32,7 @@ import Testing
     /// transaction; the other customer's non-renewing row took the orphan's row's term, of
     /// another product bought at another instant, and stayed current (`subscriber`, where the
     /// canonical run says `lapsed`). A delivery now keeps an earlier one's term only for the
-    /// same product bought at the same instant (`DeliveryMerge.merge`).
+    /// same product bought at the same instant (`RedeliveryRules.merge`).
     @Test(arguments: ["jhiiQbwldHm1ELznYzceoP8qiqLhKTGoozubjj0obew="])
     func drawsOnceFoundFailingAgree(seed: String) throws {
         var random = try #require(Xoshiro(seed: seed))

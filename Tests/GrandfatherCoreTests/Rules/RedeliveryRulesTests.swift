@@ -6,13 +6,13 @@ import Testing
 
 /// Deliveries of one transaction merge field by field (SPEC §9, Redeliveries): a later one
 /// replaces only the facts its shape states, and each fact keeps the shape that stated it.
-struct DeliveryMergeTests {
+struct RedeliveryRulesTests {
     static let t0 = Instant(microseconds: 1_720_000_000_000_000)
 
     static func delivery(
         _ shape: TransactionShape, version: Int64, price: String? = nil,
         _ change: (inout MappedTransaction) -> Void = { _ in }
-    ) -> DeliveryMerge.Delivery {
+    ) -> RedeliveryRules.Delivery {
         var record = MappedTransaction(
             productType: .nonConsumable, typeSource: .export, purchaseDate: t0, expiresDate: nil, revocationDate: nil,
             ownership: .purchased,
@@ -25,7 +25,7 @@ struct DeliveryMergeTests {
         texts[.productID] = "pass"
         texts[.originalTransactionID] = shape == .revenueCatExport ? "t0" : nil
         texts[.price] = price
-        return DeliveryMerge.Delivery(record: record, texts: texts, version: version)
+        return RedeliveryRules.Delivery(record: record, texts: texts, version: version)
     }
 
     @Test("a later response's item keeps the export's ownership, expiry, refund and original id")
@@ -36,7 +36,7 @@ struct DeliveryMergeTests {
             $0.revocationDate = Self.t0.adding(seconds: 3_600)
         }
         let item = Self.delivery(.subscriberItem, version: 2, price: "8.99") { $0.environment = .production }
-        let (kept, superseded) = DeliveryMerge.latest([export, item])
+        let (kept, superseded) = RedeliveryRules.latest([export, item])
         #expect(superseded == 1)
         #expect(kept.count == 1)
         let merged = try #require(kept.first)
@@ -60,7 +60,7 @@ struct DeliveryMergeTests {
     func laterStatedAbsence() {
         let export = Self.delivery(.revenueCatExport, version: 1) { $0.revocationDate = Self.t0 }
         let subscription = Self.delivery(.subscriberSubscription, version: 2)
-        let (kept, _) = DeliveryMerge.latest([subscription, export])
+        let (kept, _) = RedeliveryRules.latest([subscription, export])
         #expect(kept.map(\.index) == [0])
         #expect(kept.first?.delivery.record.revocationDate == nil)
         #expect(kept.first?.delivery.record.provenance.source(of: .revocationDate) == .subscriberSubscription)
@@ -75,20 +75,20 @@ struct DeliveryMergeTests {
             $0.termEnds = end
         }
         let export = Self.delivery(.revenueCatExport, version: 2) { $0.productType = .nonRenewing }
-        #expect(DeliveryMerge.latest([item, export]).kept.first?.delivery.record.termEnds == end)
+        #expect(RedeliveryRules.latest([item, export]).kept.first?.delivery.record.termEnds == end)
         let longer = Self.delivery(.revenueCatExport, version: 2) {
             $0.productType = .nonRenewing
             $0.termEnds = end.adding(seconds: 86_400)
         }
         #expect(
-            DeliveryMerge.latest([item, longer]).kept.first?.delivery.record.termEnds == end.adding(seconds: 86_400))
+            RedeliveryRules.latest([item, longer]).kept.first?.delivery.record.termEnds == end.adding(seconds: 86_400))
     }
 
     @Test("an older delivery read after a newer one changes nothing the newer states")
     func orderRead() {
         let newer = Self.delivery(.revenueCatExport, version: 5) { $0.ownership = .familyShared }
         let older = Self.delivery(.subscriberSubscription, version: 1) { $0.ownership = .purchased }
-        let (kept, superseded) = DeliveryMerge.latest([newer, older])
+        let (kept, superseded) = RedeliveryRules.latest([newer, older])
         #expect(superseded == 1 && kept.map(\.index) == [0])
         #expect(kept.first?.delivery.record.ownership == .familyShared)
     }
@@ -97,14 +97,14 @@ struct DeliveryMergeTests {
     func ties() {
         let export = Self.delivery(.revenueCatExport, version: 3, price: "1") { $0.ownership = .familyShared }
         let item = Self.delivery(.subscriberItem, version: 3, price: "1")
-        let (alike, superseded) = DeliveryMerge.latest([export, item])
+        let (alike, superseded) = RedeliveryRules.latest([export, item])
         #expect(superseded == 0 && alike.count == 2)
         #expect(alike.allSatisfy { $0.delivery.record.ownership == .familyShared })
         // Only the shape of the record itself tells them apart: the ledger sees one transaction.
         #expect(alike[0].delivery.texts == alike[1].delivery.texts)
 
         let other = Self.delivery(.subscriberItem, version: 3, price: "2")
-        let (apart, _) = DeliveryMerge.latest([export, other])
+        let (apart, _) = RedeliveryRules.latest([export, other])
         #expect(Set(apart.map { $0.delivery.texts[.price] }) == ["1", "2"])
     }
 }

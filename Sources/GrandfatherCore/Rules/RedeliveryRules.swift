@@ -1,9 +1,13 @@
-/// The deliveries of one transaction merged field by field (SPEC §9, Redeliveries): a later
-/// delivery replaces only the facts its shape states (`TransactionShape.facts`, docs/RevenueCat.md's
+/// SPEC §9, Redeliveries: the deliveries of one transaction (the rows of one key, RevenueCat's
+/// `store_transaction_id` and `renewal_number`, found by `ExportDeliveries`) merged field by
+/// field. The latest by `updated_at` stand and the others are superseded; a later delivery
+/// replaces only the facts its shape states (`TransactionShape.facts`, docs/RevenueCat.md's
 /// "What each shape carries"), and a fact it has no place for keeps the earlier delivery's
 /// value. So a subscriber response's purchase, which carries no ownership, never turns an
 /// export's family-shared row into a purchase.
-enum DeliveryMerge {
+///
+/// No SQL twin: `normalize` writes what the merge leaves.
+enum RedeliveryRules {
     /// One delivery: the record, its texts, and when its source last changed it.
     struct Delivery: Sendable, Equatable {
         var record: MappedTransaction
