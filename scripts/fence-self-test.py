@@ -11,6 +11,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGINE_FILE = "Sources/GrandfatherEngine/Bytes/ByteBuffer.swift"
 DOMAIN_FILE = "Sources/GrandfatherCore/Rules/AuditRules.swift"
+COMMAND_FILE = "Sources/grandfather/AuditCommand.swift"
 
 
 def append(path, text):
@@ -56,6 +57,11 @@ CASES = [
     ("zlib outside the engine's Bytes", prepend(DOMAIN_FILE, "import CZlib\n"), DOMAIN_FILE),
     ("the library reads the clock", append(DOMAIN_FILE, "\nlet plantedNow = Date()\n"), DOMAIN_FILE),
     ("the engine prints", append(ENGINE_FILE, "\nfunc planted() { print(1) }\n"), ENGINE_FILE),
+    ("an engine failure converted outside the edge",
+     append(DOMAIN_FILE, '\nlet plantedFailure = GrandfatherError(EngineError.internal("planted"))\n'), DOMAIN_FILE),
+    ("engine work converted outside the edge",
+     append(COMMAND_FILE, "\nfunc planted() throws(GrandfatherError) { try EngineEdge.converting { try FileSystem.sync(\"/\") } }\n"),
+     COMMAND_FILE),
 ]
 
 

@@ -68,14 +68,13 @@ extension Fuzzing {
     public static func csvDifference(
         _ description: InputDescription, header: [String]
     ) throws(GrandfatherError) -> String? {
-        let source = try engineWork { try ByteSource(path: description.path) }
+        let source = try InputFile.open(description.path)
         func read(plainLines: Bool) throws(GrandfatherError) -> [String] {
             var reader = CSVReader(header: header, kind: description.kind)
             reader.readsPlainLines = plainLines
             var sink = RecordingSink(fieldCount: description.kind.fieldNames.count)
-            let summary = try engineWork {
-                try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &sink)
-            }
+            let summary = try Records.read(
+                source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &sink)
             return sink.events + ["lines \(summary.lineBreaks)"]
         }
         return firstDifference(try read(plainLines: true), try read(plainLines: false), otherName: "libcsv alone")
@@ -91,14 +90,13 @@ extension Fuzzing {
     /// - Returns: `nil` when both deliver the same rows, rejections and line count; else the
     ///   first difference.
     public static func jsonLinesDifference(_ description: InputDescription) throws(GrandfatherError) -> String? {
-        let source = try engineWork { try ByteSource(path: description.path) }
+        let source = try InputFile.open(description.path)
         func read(flatLines: Bool) throws(GrandfatherError) -> [String] {
             var reader = JSONReader(kind: description.kind)
             reader.readsFlatLines = flatLines
             var sink = RecordingSink(fieldCount: description.kind.fieldNames.count)
-            let summary = try engineWork {
-                try reader.readLines(source, range: source.dataStart..<source.size, into: &sink)
-            }
+            let summary = try Records.readLines(
+                source, with: reader, range: source.dataStart..<source.size, into: &sink)
             return sink.events + ["lines \(summary.lineBreaks)"]
         }
         return firstDifference(try read(flatLines: true), try read(flatLines: false), otherName: "the scanner alone")

@@ -15,7 +15,7 @@ struct FilePeek {
 
     init(path: String) throws(GrandfatherError) {
         self.path = path
-        source = try engineWork { try ByteSource(path: path) }
+        source = try InputFile.open(path)
         offset = source.dataStart
     }
 
@@ -26,9 +26,7 @@ struct FilePeek {
     /// of the file. Doubling, because recognisers parse the whole prefix again after each
     /// read: a 16 MiB first object read a chunk at a time was parsed 64 times over.
     mutating func readMore() throws(GrandfatherError) -> Bool {
-        let count = try engineWork {
-            try source.read(at: offset, count: max(ByteSource.chunkSize, prefix.count), into: &chunk)
-        }
+        let count = try InputFile.read(source, at: offset, count: max(ByteSource.chunkSize, prefix.count), into: &chunk)
         guard count > 0 else { return false }
         prefix.append(contentsOf: chunk[0..<count])
         offset += count

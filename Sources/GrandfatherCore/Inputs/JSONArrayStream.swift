@@ -17,7 +17,7 @@ extension JSONDocuments {
         var offset = source.dataStart
         var handed = 0
         while true {
-            let count = try engineWork { try source.read(at: offset, count: piece, into: &chunk) }
+            let count = try InputFile.read(source, at: offset, count: piece, into: &chunk)
             offset += count
             scanner.scan(chunk[0..<count], atEnd: count == 0)
             let elements = scanner.takeElements()

@@ -116,13 +116,13 @@ extension JSONDocuments {
     static func read(at path: String, what: String) throws(GrandfatherError) -> (
         source: ByteSource, units: [Unit]
     ) {
-        let source = try engineWork { try ByteSource(path: path) }
+        let source = try InputFile.open(path)
         guard source.size <= maximumFileSize else {
             throw .input(
                 file: path, line: nil,
                 message: "\(what) of \(source.size) bytes are over the \(maximumFileSize >> 20) MiB read whole")
         }
-        return (source, records(try engineWork { try source.readAll() }))
+        return (source, records(try InputFile.readAll(source)))
     }
 }
 
@@ -152,14 +152,14 @@ extension JSONDocuments {
         at path: String, what: String, piece: Int = streamChunk, map: (Unit) -> Mapped,
         _ body: (Mapped) -> Void
     ) throws(GrandfatherError) -> ByteSource {
-        let source = try engineWork { try ByteSource(path: path) }
+        let source = try InputFile.open(path)
         var chunk = [UInt8](repeating: 0, count: piece)
         var pending: [UInt8] = []
         var line = 1
         var offset = source.dataStart
         var decided = false
         while true {
-            let count = try engineWork { try source.read(at: offset, count: piece, into: &chunk) }
+            let count = try InputFile.read(source, at: offset, count: piece, into: &chunk)
             offset += count
             pending += chunk[0..<count]
             if !decided {

@@ -1,5 +1,3 @@
-import GrandfatherEngine
-
 /// Everything that fails a run, as opposed to a rejected row (which is data).
 ///
 /// Each case knows its exit code (SPEC §7) and prints as one line, in the
@@ -55,32 +53,5 @@ public enum GrandfatherError: Error, Equatable, CustomStringConvertible, Sendabl
         if let line { text += "\(line):" }
         if let column { text += "\(column):" }
         return text + " "
-    }
-}
-
-extension GrandfatherError: EngineFailure {
-    /// The engine's failure as the run's: the same case and the same words, so a message
-    /// reads alike wherever it was raised.
-    public init(_ failure: EngineError) {
-        switch failure {
-        case .usage(let message): self = .usage(message)
-        case .input(let file, let line, let message): self = .input(file: file, line: line, message: message)
-        case .io(let path, let message): self = .io(path: path, message: message)
-        case .internal(let message): self = .internal(message)
-        }
-    }
-}
-
-/// Engine work inside a step of the run: its failure becomes the run's
-/// (`GrandfatherError.init(_:)`); a run's own failure thrown inside passes as it is.
-func engineWork<Value>(_ work: () throws -> Value) throws(GrandfatherError) -> Value {
-    do {
-        return try work()
-    } catch let failure as EngineError {
-        throw GrandfatherError(failure)
-    } catch let failure as GrandfatherError {
-        throw failure
-    } catch {
-        throw .internal("\(error)")
     }
 }

@@ -51,7 +51,7 @@ enum AppStoreSource: InputSource {
             guard let shape = input.detail as? AppStoreShape else { throw .internal("\(path) has no App Store shape") }
             let (source, read) = try AppStoreFileReader.read(
                 at: path, shape: shape, options: options, checker: checker)
-            stored.append((Int64(source.storedSize), try engineWork { try source.sha256() }))
+            stored.append((Int64(source.storedSize), try InputFile.sha256(of: source)))
             for record in read.records { count(record, into: &summary) }
             summary.notificationTypes.merge(read.notificationTypes, uniquingKeysWith: +)
             summary.unknownNotificationTypes.merge(read.unknownNotificationTypes, uniquingKeysWith: +)

@@ -30,13 +30,13 @@ extension AppStoreUnit {
     static func streamJWSLines(
         at path: String, piece: Int, _ body: (AppStoreUnit) -> Void
     ) throws(GrandfatherError) -> ByteSource {
-        let source = try engineWork { try ByteSource(path: path) }
+        let source = try InputFile.open(path)
         var chunk = [UInt8](repeating: 0, count: piece)
         var pending: [UInt8] = []
         var cutter = JWSLineCutter()
         var offset = source.dataStart
         while true {
-            let count = try engineWork { try source.read(at: offset, count: piece, into: &chunk) }
+            let count = try InputFile.read(source, at: offset, count: piece, into: &chunk)
             guard count > 0 else { break }
             offset += count
             pending += chunk[0..<count]

@@ -10,7 +10,7 @@ enum CanonicalSource: InputSource {
         let names: [String]
         if format == .csv {
             guard
-                let found = try engineWork({ try CSVReader.readHeader(file.source, dataStart: file.source.dataStart) })
+                let found = try Records.header(of: file.source)
             else {
                 throw .input(file: file.path, line: 1, message: "no CSV header")
             }

@@ -12,12 +12,10 @@ enum FileIngest {
         _ description: InputDescription, header: [String]?, normalizer: RecordNormalizer, ledger: ShardedLedger,
         options: IngestOptions = IngestOptions(), meter: ProgressMeter? = nil, log: RecordLog? = nil
     ) throws(GrandfatherError) -> (InputReport, [Rejection], claims: [ClaimedOrderRules.Claim]) {
-        let source = try engineWork { try ByteSource(path: description.path) }
-        let plan = try engineWork {
-            try RangedRead(
-                source, layout: description.format.layout, cut: description.kind == .transactions, parts: options.parts,
-                minimumPartSize: options.minimumPartSize)
-        }
+        let source = try InputFile.open(description.path)
+        let plan = try Ranges.plan(
+            source, layout: description.format.layout, cut: description.kind == .transactions, parts: options.parts,
+            minimumPartSize: options.minimumPartSize)
         let jobs = plan.jobs - 1
 
         let slots = ResultSlots<RangeResult?, GrandfatherError>(count: jobs + 1)
@@ -28,13 +26,13 @@ enum FileIngest {
             if job == 0 {
                 slots.store(
                     0,
-                    Result { () throws(GrandfatherError) in RangeResult(digest: try engineWork { try plan.digest() }) })
+                    Result { () throws(GrandfatherError) in RangeResult(digest: try Ranges.digest(of: plan)) })
                 return
             }
             slots.store(
                 job,
                 Result { () throws(GrandfatherError) in
-                    guard let range = try engineWork({ try plan.range(job: job) }) else { return nil }
+                    guard let range = try Ranges.range(of: plan, job: job) else { return nil }
                     var sink = IngestSink(
                         file: description.path, kind: description.kind, customerSource: .customersFile,
                         normalizer: normalizer, ledger: ledger, log: log)
@@ -42,17 +40,16 @@ enum FileIngest {
                     let lineBreaks: Int
                     switch description.format {
                     case .csv:
-                        lineBreaks = try engineWork {
-                            try CSVReader(header: header ?? [], kind: description.kind)
-                                .read(source, range: range, isFirst: job == 1, into: &sink, meter: meter).lineBreaks
-                        }
+                        lineBreaks = try Records.read(
+                            source, with: CSVReader(header: header ?? [], kind: description.kind), range: range,
+                            isFirst: job == 1, into: &sink, meter: meter
+                        ).lineBreaks
                     case .jsonLines:
-                        lineBreaks = try engineWork {
-                            try JSONReader(kind: description.kind)
-                                .readLines(source, range: range, into: &sink, meter: meter).lineBreaks
-                        }
+                        lineBreaks = try Records.readLines(
+                            source, with: JSONReader(kind: description.kind), range: range, into: &sink, meter: meter
+                        ).lineBreaks
                     case .jsonArray:
-                        try engineWork { try JSONReader(kind: description.kind).readArray(source, into: &sink) }
+                        try Records.readArray(source, with: JSONReader(kind: description.kind), into: &sink)
                         meter?.advance(bytes: range.count, rows: sink.rowsRead)
                         lineBreaks = 0
                     default:

@@ -29,18 +29,17 @@ enum ClaimedOrderSource: InputSource {
         var outcome = SourceOutcome()
         for input in inputs {
             let path = input.description.path
-            let source = try engineWork { try ByteSource(path: path) }
-            let digest = try engineWork { try source.sha256() }
+            let source = try InputFile.open(path)
+            let digest = try InputFile.sha256(of: source)
             guard
-                let given = try engineWork({ try CSVReader.readHeader(source, dataStart: source.dataStart) })
+                let given = try Records.header(of: source)
             else { throw .input(file: path, line: 1, message: "claimed orders file has no header") }
             let header = given.map { trimmed($0).lowercased() }
             let reader = CSVReader(header: header, fieldNames: columns)
             var sink = Sink(path: path, positions: columns.map { name in (header.firstIndex(of: name) ?? 0) + 1 })
-            _ = try engineWork {
-                try reader.read(
-                    source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: stream.meter)
-            }
+            _ = try Records.read(
+                source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &sink,
+                meter: stream.meter)
             outcome.claims += sink.claims
             let report = InputReport(
                 path: path, format: .claimedOrders, kind: .evidence, sizeBytes: Int64(source.storedSize),

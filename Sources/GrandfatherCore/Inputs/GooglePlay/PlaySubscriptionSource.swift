@@ -139,7 +139,7 @@ enum PlaySubscriptionSource: InputSource {
             stream.meter?.advance(bytes: source.size, rows: rows)
             let report = InputReport(
                 path: path, format: shape.format, kind: input.description.kind,
-                sizeBytes: Int64(source.storedSize), sha256: try engineWork { try source.sha256() },
+                sizeBytes: Int64(source.storedSize), sha256: try InputFile.sha256(of: source),
                 rowsRead: rows, rowsAccepted: rows - rejections.count, rowsRejected: rejections.count,
                 exactDuplicates: duplicates, sandboxRows: 0)
             reports[index] = (report, rejections)
@@ -176,7 +176,7 @@ enum PlaySubscriptionSource: InputSource {
         var rejections: [Rejection] = []
         var report = InputReport(
             path: path, format: PlaySubscriptionSource.Shape.responses.format, kind: file.input.description.kind,
-            sizeBytes: Int64(file.source.storedSize), sha256: try engineWork { try file.source.sha256() },
+            sizeBytes: Int64(file.source.storedSize), sha256: try InputFile.sha256(of: file.source),
             rowsRead: file.records.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
         for (line, read) in file.records {
             let place: Int

@@ -60,7 +60,7 @@ enum LicensingVerdictSource: InputSource {
             stream.meter?.advance(bytes: source.size, rows: rows)
             let report = InputReport(
                 path: path, format: .playLicensing, kind: .evidence, sizeBytes: Int64(source.storedSize),
-                sha256: try engineWork { try source.sha256() }, rowsRead: rows,
+                sha256: try InputFile.sha256(of: source), rowsRead: rows,
                 rowsAccepted: rows - rejections.count, rowsRejected: rejections.count,
                 exactDuplicates: duplicates, sandboxRows: 0)
             outcome.files.append((report, rejections))

@@ -130,9 +130,8 @@ enum CustomerListFile {
         let reader = CSVReader(
             header: header.names, fieldNames: CustomerList.Column.allCases.map(\.name), delimiter: header.delimiter)
         var rows = Rows(appStore: appStore, sink: sink)
-        _ = try engineWork {
-            try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: meter)
-        }
+        _ = try Records.read(
+            source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: meter)
         sink = rows.sink
     }
 

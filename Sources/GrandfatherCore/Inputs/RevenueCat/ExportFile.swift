@@ -35,14 +35,12 @@ enum ExportFile {
         productTypes: [String: ProductType], appStore: Platform = .ios, meter: ProgressMeter? = nil
     ) throws(GrandfatherError) -> RangeRead {
         let reader = CSVReader(header: header, fieldNames: ExportColumn.allCases.map(\.name), delimiter: delimiter)
-        let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: source.path) }
+        let spill = try Spills.make(fieldCount: MappedSpill.fieldCount, for: source.path)
         var sink = Sink(
             path: source.path, productTypes: productTypes, appStore: appStore, writer: RowSpill.Writer(spill))
-        let summary = try engineWork {
-            try reader.read(source, range: range, isFirst: isFirst, into: &sink, meter: meter)
-        }
+        let summary = try Records.read(source, with: reader, range: range, isFirst: isFirst, into: &sink, meter: meter)
         if let failure = sink.failure { throw failure }
-        try engineWork { try sink.writer.flush() }
+        try Spills.flush(sink.writer)
         ExportDeliveries.group(&sink.deliveries)
         return RangeRead(
             spill: spill, deliveries: sink.deliveries, rejections: sink.rejections,
@@ -72,7 +70,7 @@ enum ExportFile {
                 MappedSpill.setValues(of: transaction.mapped(shape: .revenueCatExport, appStore: appStore), in: writer)
                 transaction.writeTexts(values, into: &writer)
                 do throws(GrandfatherError) {
-                    try engineWork { try writer.end() }
+                    try Spills.end(writer)
                 } catch {
                     if failure == nil { failure = error }
                 }

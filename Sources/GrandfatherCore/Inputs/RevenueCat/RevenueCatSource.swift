@@ -22,9 +22,7 @@ enum RevenueCatSource: InputSource {
         // The transactions feed writes commas; older Scheduled Data Exports, semicolons.
         for delimiter in ExportHeader.delimiters {
             guard
-                let names = try engineWork({
-                    try CSVReader.readHeader(file.source, dataStart: file.source.dataStart, delimiter: delimiter)
-                })
+                let names = try Records.header(of: file.source, delimiter: delimiter)
             else { continue }
             let header = ExportHeader(names: names, delimiter: delimiter)
             if ExportFile.recognizes(header: names) || CustomerList.recognizes(header: names) {
@@ -139,13 +137,13 @@ enum RevenueCatSource: InputSource {
         guard let header = input.detail as? ExportHeader else {
             throw .internal("\(input.description.path) has no RevenueCat customer list header")
         }
-        let source = try engineWork { try ByteSource(path: input.description.path) }
+        let source = try InputFile.open(input.description.path)
         var sink = stream.sink(file: input.description.path, kind: .customers, customerSource: .customerList)
         try CustomerListFile.read(source, header: header, appStore: appStore, into: &sink, meter: stream.meter)
         sink.flush()
         let report = InputReport(
             path: input.description.path, format: .revenueCatCustomerList, kind: .customers,
-            sizeBytes: Int64(source.storedSize), sha256: try engineWork { try source.sha256() },
+            sizeBytes: Int64(source.storedSize), sha256: try InputFile.sha256(of: source),
             rowsRead: sink.rowsRead,
             rowsAccepted: sink.rowsAccepted, rowsRejected: sink.rejections.count,
             exactDuplicates: sink.exactDuplicates, sandboxRows: sink.sandboxRows)
@@ -224,7 +222,7 @@ enum RevenueCatSource: InputSource {
         let path = input.description.path
         var active: [String: Set<String>] = [:]
         var sink = stream.sink(file: path, kind: .customers, customerSource: .subscriberResponse)
-        let spill = try engineWork { try RowSpill(fieldCount: MappedSpill.fieldCount, for: path) }
+        let spill = try Spills.make(fieldCount: MappedSpill.fieldCount, for: path)
         var writer = RowSpill.Writer(spill)
         var deliveries: [ExportDeliveries.Delivery] = []
         var rejected: [Rejection] = []
@@ -316,7 +314,7 @@ enum RevenueCatSource: InputSource {
                             }
                             MappedSpill.setValues(of: mapped, in: writer)
                             transaction.writeTexts(entry.values, into: &writer)
-                            try engineWork { try writer.end() }
+                            try Spills.end(writer)
                             deliveries.append(delivery)
                             transaction.note(entry.values, into: &rowEntitlements)
                         case .failure(let problem):
@@ -342,12 +340,12 @@ enum RevenueCatSource: InputSource {
         }
         if let failure { throw failure }
         sink.flush()
-        try engineWork { try writer.flush() }
+        try Spills.flush(writer)
         ExportDeliveries.group(&deliveries)
         stream.meter?.advance(bytes: source.size, rows: sink.rowsRead + replaced.rows)
         var report = InputReport(
             path: path, format: .revenueCatSubscribers, kind: .customers, sizeBytes: Int64(source.storedSize),
-            sha256: try engineWork { try source.sha256() }, rowsRead: sink.rowsRead + replaced.rows,
+            sha256: try InputFile.sha256(of: source), rowsRead: sink.rowsRead + replaced.rows,
             rowsAccepted: sink.rowsAccepted + replaced.rows, rowsRejected: 0,
             exactDuplicates: sink.exactDuplicates + replaced.exactDuplicates, sandboxRows: sink.sandboxRows)
         report.superseded = replaced.superseded
@@ -395,22 +393,20 @@ enum RevenueCatSource: InputSource {
             guard let header = input.detail as? ExportHeader else {
                 throw .internal("\(input.description.path) has no RevenueCat export header")
             }
-            let source = try engineWork { try ByteSource(path: input.description.path) }
-            let plan = try engineWork {
-                try RangedRead(
-                    source, layout: .csv, cut: true, parts: options.parts, minimumPartSize: options.minimumPartSize)
-            }
+            let source = try InputFile.open(input.description.path)
+            let plan = try Ranges.plan(
+                source, layout: .csv, cut: true, parts: options.parts, minimumPartSize: options.minimumPartSize)
             let parsed = ResultSlots<ExportFile.RangeRead?, GrandfatherError>(count: plan.jobs)
             let digest = ResultSlots<String, GrandfatherError>(count: 1)
             DispatchQueue.concurrentPerform(iterations: plan.jobs) { job in
                 guard job > 0 else {
-                    digest.store(0, Result { () throws(GrandfatherError) in try engineWork { try plan.digest() } })
+                    digest.store(0, Result { () throws(GrandfatherError) in try Ranges.digest(of: plan) })
                     return
                 }
                 parsed.store(
                     job,
                     Result { () throws(GrandfatherError) in
-                        guard let range = try engineWork({ try plan.range(job: job) }) else { return nil }
+                        guard let range = try Ranges.range(of: plan, job: job) else { return nil }
                         return try ExportFile.read(
                             source, header: header.names, delimiter: header.delimiter, range: range,
                             isFirst: job == 1, productTypes: productTypes, appStore: appStore, meter: meter)
@@ -467,26 +463,24 @@ enum RevenueCatSource: InputSource {
                     var repeated: [Repeated] = []
                     // The customers of each product the reports list, by hashes of their ids.
                     var touched: [Int: Set<UInt64>] = [:]
-                    try engineWork {
-                        try range.spill.read(lineOffset: range.lineOffset) { row, key, version in
-                            var record = MappedSpill.record(row)
-                            let texts = MappedSpill.Texts(row: row)
-                            products.decide(&record, texts: texts)
-                            if let product = products.listedKey(texts),
-                                let customer = texts.read(.customerID, StableHash.of)
-                            {
-                                touched[product, default: []].insert(customer)
-                            }
-                            if deliveries.isRepeated(key: key) {
-                                repeated.append(
-                                    Repeated(
-                                        key: key, line: row.line,
-                                        delivery: RedeliveryRules.Delivery(
-                                            record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
-                                            version: version)))
-                            } else {
-                                sink.accept(transaction: record, texts: MappedSpill.Texts(row: row), line: row.line)
-                            }
+                    try Spills.read(range.spill, lineOffset: range.lineOffset) { row, key, version in
+                        var record = MappedSpill.record(row)
+                        let texts = MappedSpill.Texts(row: row)
+                        products.decide(&record, texts: texts)
+                        if let product = products.listedKey(texts),
+                            let customer = texts.read(.customerID, StableHash.of)
+                        {
+                            touched[product, default: []].insert(customer)
+                        }
+                        if deliveries.isRepeated(key: key) {
+                            repeated.append(
+                                Repeated(
+                                    key: key, line: row.line,
+                                    delivery: RedeliveryRules.Delivery(
+                                        record: record, texts: OwnedTransactionTexts(MappedSpill.Texts(row: row)),
+                                        version: version)))
+                        } else {
+                            sink.accept(transaction: record, texts: MappedSpill.Texts(row: row), line: row.line)
                         }
                     }
                     sink.flush()

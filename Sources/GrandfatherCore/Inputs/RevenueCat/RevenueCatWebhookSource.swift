@@ -48,7 +48,7 @@ enum RevenueCatWebhookSource: InputSource {
                 }
             }
             report.sizeBytes = Int64(source.storedSize)
-            report.sha256 = try engineWork { try source.sha256() }
+            report.sha256 = try InputFile.sha256(of: source)
             report.rowsRejected = rejections.count
             stream.meter?.advance(bytes: source.size, rows: report.rowsRead)
             outcome.files.append((report, rejections))

@@ -92,12 +92,10 @@ enum SalesReportSource: InputSource {
             guard let kind = input.detail as? any SalesRows.Type else {
                 throw .internal("\(path) has no sales report kind")
             }
-            let source = try engineWork { try ByteSource(path: path) }
-            let digest = try engineWork { try source.sha256() }
+            let source = try InputFile.open(path)
+            let digest = try InputFile.sha256(of: source)
             guard
-                let given = try engineWork({
-                    try CSVReader.readHeader(source, dataStart: source.dataStart, delimiter: kind.delimiter)
-                })
+                let given = try Records.header(of: source, delimiter: kind.delimiter)
             else { throw .input(file: path, line: 1, message: "sales report has no header") }
             let header = columnNames(given, of: kind)
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
@@ -107,18 +105,17 @@ enum SalesReportSource: InputSource {
             sink.population.note(path)
             if kind.isQuoted {
                 let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
-                _ = try engineWork {
-                    try reader.read(
-                        source, range: source.dataStart..<source.size, isFirst: true, into: &sink, meter: stream.meter)
-                }
+                _ = try Records.read(
+                    source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &sink,
+                    meter: stream.meter)
             } else {
                 let reader = UnquotedLineReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
-                try engineWork { try reader.read(source, into: &sink, meter: stream.meter) }
+                try Records.read(source, with: reader, into: &sink, meter: stream.meter)
             }
             let accepted = sink.rowsRead - sink.rejections.count
             // The same report given twice (by one path or two, plain or compressed) is counted once:
             // its rows repeat.
-            let content = try engineWork { try source.contentSHA256() }
+            let content = try InputFile.contentSHA256(of: source)
             let first = digests[content]
             if let first {
                 if first != path {

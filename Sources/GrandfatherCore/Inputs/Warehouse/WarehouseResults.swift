@@ -87,12 +87,12 @@ public enum WarehouseResults {
 
     /// A small file's bytes (a manifest, engine.json), whole, if no larger than `limit`.
     private static func small(_ path: String, limit: Int = 64 << 20) throws(GrandfatherError) -> [UInt8] {
-        let source = try engineWork { try ByteSource(path: path) }
+        let source = try InputFile.open(path)
         guard source.size <= limit else {
             let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
             throw .input(file: path, line: nil, message: "over \(size)")
         }
-        return try engineWork { try source.readAll() }
+        return try InputFile.readAll(source)
     }
 
     /// The most bytes `engine.json`, and each value the runs table keeps of it, may have: it
@@ -115,8 +115,8 @@ public enum WarehouseResults {
         var read: [[[String?]]] = []
         for (file, columns) in tables {
             let path = FileSystem.join(folder, file)
-            let source = try engineWork { try ByteSource(path: path) }
-            let header = try engineWork { try CSVReader.readHeader(source, dataStart: source.dataStart) } ?? []
+            let source = try InputFile.open(path)
+            let header = try Records.header(of: source) ?? []
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
             if let missing = columns.first(where: { !header.contains($0) }) {
                 throw .input(file: path, line: 1, message: "no column \(missing)")

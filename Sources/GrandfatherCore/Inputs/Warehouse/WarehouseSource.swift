@@ -12,7 +12,7 @@ extension InputFormat {
 enum WarehouseSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let first = file.firstNonBlank, first != UInt8(ascii: "["), first != UInt8(ascii: "{"),
-            let header = try engineWork({ try CSVReader.readHeader(file.source, dataStart: file.source.dataStart) }),
+            let header = try Records.header(of: file.source),
             let table = WarehouseLayout.inputTables.first(where: { $0.recognizes(header) })
         else { return nil }
         let kind: RecordKind = table.name == WarehouseLayout.transactions.name ? .transactions : .customers
@@ -113,8 +113,8 @@ enum WarehouseSource: InputSource {
     private static func readTransactions(
         _ path: String, stream: RecordStream
     ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
-        let source = try engineWork { try ByteSource(path: path) }
-        guard let header = try engineWork({ try CSVReader.readHeader(source, dataStart: source.dataStart) }) else {
+        let source = try InputFile.open(path)
+        guard let header = try Records.header(of: source) else {
             throw .input(file: path, line: 1, message: "no CSV header")
         }
         let reader = CSVReader(header: header, fieldNames: WarehouseTransaction.fieldNames)
@@ -123,14 +123,13 @@ enum WarehouseSource: InputSource {
                 file: path, kind: .transactions, customerSource: .customersFile, normalizer: stream.normalizer,
                 ledger: stream.ledger, log: stream.recordLog),
             timestamps: stream.normalizer.timestamps)
-        _ = try engineWork {
-            try reader.read(
-                source, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: stream.meter)
-        }
+        _ = try Records.read(
+            source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: stream.meter
+        )
         rows.sink.flush()
         let report = InputReport(
             path: path, format: .warehouse, kind: .transactions, sizeBytes: Int64(source.storedSize),
-            sha256: try engineWork { try source.sha256() }, rowsRead: rows.sink.rowsRead,
+            sha256: try InputFile.sha256(of: source), rowsRead: rows.sink.rowsRead,
             rowsAccepted: rows.sink.rowsRead - rows.sink.rejections.count, rowsRejected: rows.sink.rejections.count,
             exactDuplicates: rows.sink.exactDuplicates, sandboxRows: rows.sink.sandboxRows)
         return (report, rows.sink.rejections)

@@ -15,22 +15,21 @@ enum WarehouseTable {
         _ path: String, kind: RecordKind, columns: [String],
         _ body: (_ line: Int, _ values: [String?]) -> RowProblem?
     ) throws(GrandfatherError) -> File {
-        let source = try engineWork { try ByteSource(path: path) }
-        guard let header = try engineWork({ try CSVReader.readHeader(source, dataStart: source.dataStart) }) else {
+        let source = try InputFile.open(path)
+        guard let header = try Records.header(of: source) else {
             throw .input(file: path, line: 1, message: "no CSV header")
         }
         let reader = CSVReader(header: header, fieldNames: columns)
         // The closure lives only as long as the reading: the counts are taken out of the sink.
         let rows = try withoutActuallyEscaping(body) { body throws(GrandfatherError) in
             var rows = Rows(path: path, columns: columns.count, body: body)
-            _ = try engineWork {
-                try reader.read(source, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: nil)
-            }
+            _ = try Records.read(
+                source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &rows, meter: nil)
             return (read: rows.read, rejections: rows.rejections)
         }
         let report = InputReport(
             path: path, format: .warehouse, kind: kind, sizeBytes: Int64(source.storedSize),
-            sha256: try engineWork { try source.sha256() }, rowsRead: rows.read,
+            sha256: try InputFile.sha256(of: source), rowsRead: rows.read,
             rowsAccepted: rows.read - rows.rejections.count,
             rowsRejected: rows.rejections.count, exactDuplicates: 0, sandboxRows: 0)
         return File(report: report, rejections: rows.rejections.sorted { $0.line < $1.line })

@@ -31,7 +31,7 @@ public final class RunLock: Sendable {
     public static func acquire(
         directory: String, wait: Double = 0, startedAt: String
     ) throws(GrandfatherError) -> RunLock {
-        try engineWork { try FileSystem.makeDirectories(directory) }
+        try Disk.makeDirectories(directory)
         return try acquire(file: FileSystem.join(directory, ".lock"), wait: wait, startedAt: startedAt)
     }
 

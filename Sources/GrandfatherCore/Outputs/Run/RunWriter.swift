@@ -103,7 +103,7 @@ public struct RunWriter: Sendable {
             timings.snapshot = parts
             try SnapshotWriter.finish(audit, run: run, timings: timings, snapshot: snapshot)
             timings.snapshot = parts + finishing.elapsed
-            try engineWork { try FileSystem.sync(snapshot) }
+            try Disk.sync(snapshot)
             try fail(at: .afterSnapshot)
             hooks.reach(.afterSnapshot)
         }
@@ -124,7 +124,7 @@ public struct RunWriter: Sendable {
         _ files: [(String, [UInt8])], run: RunRecord, processID: Int32, lock: RunLock
     ) throws(GrandfatherError) -> RunOutcome {
         let final = try stage(run, processID: processID, lock: lock) { staging throws(GrandfatherError) in
-            for (name, bytes) in files { try engineWork { try FileSystem.writeNewFile(staging + "/" + name, bytes) } }
+            for (name, bytes) in files { try Disk.writeNewFile(staging + "/" + name, bytes) }
         }
         try switchLatest(to: "runs/" + run.runID, processID: processID)
         try prune()
@@ -137,7 +137,7 @@ public struct RunWriter: Sendable {
     private func stage(
         _ run: RunRecord, processID: Int32, lock: RunLock, _ fill: (String) throws(GrandfatherError) -> Void
     ) throws(GrandfatherError) -> String {
-        try engineWork { try FileSystem.makeDirectories(runsDirectory) }
+        try Disk.makeDirectories(runsDirectory)
         if FileSystem.exists(latestLink), !FileSystem.isSymbolicLink(latestLink) {
             throw .io(path: latestLink, message: "exists and is not a symbolic link; refusing to replace it")
         }
@@ -145,16 +145,14 @@ public struct RunWriter: Sendable {
         let staging = runsDirectory + "/.partial-\(run.runID)-\(processID)"
         let final = runsDirectory + "/" + run.runID
         guard !FileSystem.exists(final) else { throw .io(path: final, message: "run folder already exists") }
-        try engineWork { try FileSystem.makeFreshDirectory(staging) }
+        try Disk.makeFreshDirectory(staging)
         do throws(GrandfatherError) {
             try fill(staging)
-            try engineWork {
-                try FileSystem.sync(staging)
-                try FileSystem.rename(staging, final)
-                try FileSystem.sync(runsDirectory)
-            }
+            try Disk.sync(staging)
+            try Disk.rename(staging, final)
+            try Disk.sync(runsDirectory)
         } catch {
-            try? FileSystem.remove(staging)
+            try? Disk.remove(staging)
             throw error
         }
         return final
@@ -186,14 +184,12 @@ public struct RunWriter: Sendable {
             var reports: [(String, [UInt8])]
             switch group {
             case .customersTable:
-                try engineWork {
-                    try FileSystem.writeNewFile(folder + "/customers.csv") { descriptor in
-                        var failure: Int32?
-                        let rest = CustomersCSV.write(audit, drainingAt: 1 << 20) { bytes in
-                            if failure == nil { failure = FileWriting.writeAll(bytes, to: descriptor) }
-                        }
-                        return failure ?? FileWriting.writeAll(rest, to: descriptor)
+                try Disk.writeNewFile(folder + "/customers.csv") { descriptor in
+                    var failure: Int32?
+                    let rest = CustomersCSV.write(audit, drainingAt: 1 << 20) { bytes in
+                        if failure == nil { failure = FileWriting.writeAll(bytes, to: descriptor) }
                     }
+                    return failure ?? FileWriting.writeAll(rest, to: descriptor)
                 }
                 continue
             case .summaries:
@@ -208,7 +204,7 @@ public struct RunWriter: Sendable {
                     reports.append(("grants.jsonl", try GrantsFiles.jsonLines(audit)))
                 }
             }
-            for (name, bytes) in reports { try engineWork { try FileSystem.writeNewFile(folder + "/" + name, bytes) } }
+            for (name, bytes) in reports { try Disk.writeNewFile(folder + "/" + name, bytes) }
         }
         return start.elapsed
     }
@@ -220,17 +216,17 @@ public struct RunWriter: Sendable {
     /// Renames a new relative symlink over `latest`: readers see the old run or the new, never neither.
     private func switchLatest(to target: String, processID: Int32) throws(GrandfatherError) {
         let temporary = FileSystem.join(directory, ".latest-\(processID)")
-        try engineWork { try FileSystem.remove(temporary) }
+        try Disk.remove(temporary)
         guard symlink(target, temporary) == 0 else {
             throw .io(path: temporary, message: "cannot create link: \(FileSystem.describeErrno())")
         }
-        do {
-            try FileSystem.rename(temporary, latestLink)
+        do throws(GrandfatherError) {
+            try Disk.rename(temporary, latestLink)
         } catch {
-            try? FileSystem.remove(temporary)
-            throw GrandfatherError(error)
+            try? Disk.remove(temporary)
+            throw error
         }
-        try engineWork { try FileSystem.sync(directory) }
+        try Disk.sync(directory)
     }
 
     /// Removes what runs that died left behind: staging folders and temporary links. With
@@ -238,10 +234,10 @@ public struct RunWriter: Sendable {
     /// the name could have been reused; the lock cannot lie).
     private func removeLeftovers(_ lock: RunLock) throws(GrandfatherError) {
         for name in FileSystem.names(in: runsDirectory) where name.hasPrefix(".partial-") {
-            try engineWork { try FileSystem.remove(runsDirectory + "/" + name) }
+            try Disk.remove(runsDirectory + "/" + name)
         }
         for name in FileSystem.names(in: directory) where name.hasPrefix(".latest-") {
-            try engineWork { try FileSystem.remove(FileSystem.join(directory, name)) }
+            try Disk.remove(FileSystem.join(directory, name))
         }
     }
 
@@ -251,7 +247,7 @@ public struct RunWriter: Sendable {
         let current = FileSystem.linkTarget(latestLink).map { ($0 as NSString).lastPathComponent }
         let runs = FileSystem.names(in: runsDirectory).filter(Self.isRunID).sorted(by: >)
         for name in runs.dropFirst(max(keep, 1)) where name != current {
-            try engineWork { try FileSystem.remove(runsDirectory + "/" + name) }
+            try Disk.remove(runsDirectory + "/" + name)
         }
     }
 

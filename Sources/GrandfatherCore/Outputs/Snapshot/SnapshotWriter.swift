@@ -99,7 +99,7 @@ enum SnapshotWriter {
             }
             try db.execute(sql: "DETACH DATABASE side")
         }
-        try engineWork { try FileSystem.remove(side) }
+        try Disk.remove(side)
         return start.elapsed
     }
 

@@ -23,7 +23,7 @@ enum NormalizeMarker {
     /// Writes the marker into `folder`, and flushes the folder first and after, so that no
     /// crash leaves a marker in a folder whose tables did not reach the disk.
     static func write(into folder: String) throws(GrandfatherError) {
-        try engineWork { try FileSystem.sync(folder) }
+        try Disk.sync(folder)
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let bytes: [UInt8]
         do {
@@ -33,8 +33,8 @@ enum NormalizeMarker {
         } catch {
             throw .internal("cannot encode \(fileName): \(error)")
         }
-        try engineWork { try FileSystem.writeNewFile(FileSystem.join(folder, fileName), bytes) }
-        try engineWork { try FileSystem.sync(folder) }
+        try Disk.writeNewFile(FileSystem.join(folder, fileName), bytes)
+        try Disk.sync(folder)
     }
 
     /// Whether `folder` holds a marker this command wrote: a regular file (not a link), small,

@@ -39,15 +39,15 @@ extension NormalizeTarget {
     func recover(_ lock: RunLock) throws(GrandfatherError) -> NormalizeRecovery? {
         var recovery = NormalizeRecovery(out: out, restored: nil, removed: [])
         if !FileSystem.exists(out), FileSystem.exists(replaced) {
-            try engineWork { try FileSystem.rename(replaced, out) }
+            try Disk.rename(replaced, out)
             recovery.restored = replaced
         }
         for leftover in [building, replaced] where FileSystem.exists(leftover) {
-            try engineWork { try FileSystem.remove(leftover) }
+            try Disk.remove(leftover)
             recovery.removed.append(leftover)
         }
         guard recovery.restored != nil || !recovery.removed.isEmpty else { return nil }
-        try engineWork { try FileSystem.sync(parent) }
+        try Disk.sync(parent)
         return recovery
     }
 
@@ -55,7 +55,7 @@ extension NormalizeTarget {
     /// may enter it until `replace` gives it OUT's mode, so a 0700 folder's data is never
     /// readable by others, not even half-written.
     func makeBuilding() throws(GrandfatherError) -> String {
-        try engineWork { try FileSystem.makeFreshDirectory(building, mode: FileSystem.exists(out) ? 0o700 : 0o755) }
+        try Disk.makeFreshDirectory(building, mode: FileSystem.exists(out) ? 0o700 : 0o755)
         return building
     }
 
@@ -63,27 +63,27 @@ extension NormalizeTarget {
     /// with the old folder's mode kept (less group and other write, which no output has).
     func replace(with building: String, hooks: TestHooks) throws(GrandfatherError) {
         guard FileSystem.exists(out) else {
-            try engineWork { try FileSystem.rename(building, out) }
-            try engineWork { try FileSystem.sync(parent) }
+            try Disk.rename(building, out)
+            try Disk.sync(parent)
             return
         }
         var status = stat()
         guard stat(out, &status) == 0, chmod(building, status.st_mode & 0o755) == 0 else {
             throw .io(path: building, message: "cannot give it the mode of \(out): \(FileSystem.describeErrno())")
         }
-        try engineWork { try FileSystem.rename(out, replaced) }
+        try Disk.rename(out, replaced)
         hooks.reach(.afterFirstRename)
-        do {
-            try FileSystem.rename(building, out)
+        do throws(GrandfatherError) {
+            try Disk.rename(building, out)
         } catch {
-            try? FileSystem.rename(replaced, out)
-            throw GrandfatherError(error)
+            try? Disk.rename(replaced, out)
+            throw error
         }
         hooks.reach(.afterSecondRename)
-        try engineWork { try FileSystem.sync(parent) }
+        try Disk.sync(parent)
         hooks.reach(.beforeRemovingOld)
         // The new folder is in place: the run has succeeded. What cannot be removed now is the
         // next run's to remove (`recover`), or to report.
-        try? FileSystem.remove(replaced)
+        try? Disk.remove(replaced)
     }
 }

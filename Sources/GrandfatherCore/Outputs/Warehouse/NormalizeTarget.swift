@@ -51,7 +51,7 @@ public struct NormalizeTarget: Sendable {
     ///   - startedAt: this run's start, written for a run that finds the lock taken.
     /// - Throws: `GrandfatherError.io` naming the holder when the lock stays taken.
     public func lock(wait: Double, startedAt: String) throws(GrandfatherError) -> RunLock {
-        try engineWork { try FileSystem.makeDirectories(parent) }
+        try Disk.makeDirectories(parent)
         return try RunLock.acquire(file: hidden("normalize.lock"), wait: wait, startedAt: startedAt)
     }
 

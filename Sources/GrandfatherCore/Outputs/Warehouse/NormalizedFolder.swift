@@ -90,7 +90,7 @@ public enum NormalizedFolder {
                 customers: audit.customers.count, transactions: log.rows, rejected: audit.rejections.count,
                 rowsRead: audit.rowsRead)
         } catch {
-            try? FileSystem.remove(building)
+            try? Disk.remove(building)
             throw error
         }
     }
@@ -110,23 +110,21 @@ public enum NormalizedFolder {
         _ audit: Audit, log: RecordLog, into folder: String, hooks: TestHooks
     ) throws(GrandfatherError) {
         func path(_ table: WarehouseLayout.Table) -> String { FileSystem.join(folder, table.fileName) }
-        _ = try engineWork { try log.writeParts(named: WarehouseLayout.transactions.partName) }
+        _ = try Spills.writeParts(of: log, named: WarehouseLayout.transactions.partName)
         hooks.reach(.midBuilding)
-        try engineWork {
-            try FileSystem.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))
-            try FileSystem.writeNewFile(path(WarehouseLayout.customerFactSources), factSourceRows(audit))
-            try FileSystem.writeNewFile(
-                path(WarehouseLayout.productEntitlements),
-                rows(WarehouseLayout.productEntitlements, audit.rowEntitlements))
-            try FileSystem.writeNewFile(
-                path(WarehouseLayout.serviceEntitlements),
-                rows(WarehouseLayout.serviceEntitlements, audit.serviceEntitlements))
-            try FileSystem.writeNewFile(path(WarehouseLayout.mergedIDs), mergedRows(audit))
-            try FileSystem.writeNewFile(path(WarehouseLayout.rejected), rejectedRows(audit))
-            try FileSystem.writeNewFile(
-                FileSystem.join(folder, "schema.sql"), Array(WarehouseSchema.script(for: nil).utf8))
-            try FileSystem.writeNewFile(FileSystem.join(folder, "manifest.json"), manifest(audit))
-        }
+        try Disk.writeNewFile(path(WarehouseLayout.customers), customerRows(audit))
+        try Disk.writeNewFile(path(WarehouseLayout.customerFactSources), factSourceRows(audit))
+        try Disk.writeNewFile(
+            path(WarehouseLayout.productEntitlements),
+            rows(WarehouseLayout.productEntitlements, audit.rowEntitlements))
+        try Disk.writeNewFile(
+            path(WarehouseLayout.serviceEntitlements),
+            rows(WarehouseLayout.serviceEntitlements, audit.serviceEntitlements))
+        try Disk.writeNewFile(path(WarehouseLayout.mergedIDs), mergedRows(audit))
+        try Disk.writeNewFile(path(WarehouseLayout.rejected), rejectedRows(audit))
+        try Disk.writeNewFile(
+            FileSystem.join(folder, "schema.sql"), Array(WarehouseSchema.script(for: nil).utf8))
+        try Disk.writeNewFile(FileSystem.join(folder, "manifest.json"), manifest(audit))
     }
 
     private static func customerRows(_ audit: Audit) -> ByteBuffer {

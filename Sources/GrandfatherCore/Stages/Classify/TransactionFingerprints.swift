@@ -130,10 +130,7 @@ final class TransactionFingerprints: @unchecked Sendable {
             guard failure == nil else { return nil }
             if descriptor < 0 {
                 switch Result(catching: { () throws(GrandfatherError) in
-                    try engineWork {
-                        try TemporaryFiles.anonymousFile(
-                            purpose: "to keep transaction fingerprints in", for: paths[Int(pending.tag)])
-                    }
+                    try Disk.anonymousFile(purpose: "to keep transaction fingerprints in", for: paths[Int(pending.tag)])
                 }) {
                 case .success(let opened): descriptor = opened
                 case .failure(let error):
