@@ -77,13 +77,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: gzip and zip data made at run time with zlib.
+        .target(
+            name: "GrandfatherTestSupport",
+            dependencies: ["CZlib"],
+            path: "Tests/GrandfatherTestSupport"
+        ),
+        // The engine's own tests: nothing of the domain, as in the engine.
+        .testTarget(
+            name: "GrandfatherEngineTests",
+            dependencies: ["GrandfatherEngine", "GrandfatherTestSupport", "CLibCSV"]
+        ),
         .testTarget(
             name: "GrandfatherCoreTests",
             dependencies: [
                 "GrandfatherCore",
                 "GrandfatherEngine",
-                "CLibCSV",
-                "CZlib",
+                "GrandfatherTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -1,3 +1,4 @@
+import GrandfatherTestSupport
 import Testing
 
 @testable import GrandfatherCore

@@ -1,3 +1,5 @@
+import GrandfatherTestSupport
+
 @testable import GrandfatherCore
 @testable import GrandfatherEngine
 
@@ -354,22 +356,8 @@ struct FileWriter {
     }
 }
 
-/// A small seeded generator for layout choices, so that a property's seed reproduces files too.
-struct SplitMix: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
+/// Layout choices drawn from the seeded generator, so that a property's seed reproduces files too.
+extension SplitMix {
     mutating func format() -> InputFormat {
         [.csv, .csv, .jsonLines, .jsonArray][Int.random(in: 0..<4, using: &self)]
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherTestSupport
 import Testing
 
 @testable import GrandfatherCore

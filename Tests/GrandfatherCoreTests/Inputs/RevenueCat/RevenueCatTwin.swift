@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherTestSupport
 
 @testable import GrandfatherCore
 @testable import GrandfatherEngine

@@ -1,4 +1,5 @@
 import Foundation
+import GrandfatherTestSupport
 
 /// A Scheduled Data Export of canonical transactions: the v5 column set (FORMATS.md §a) in a
 /// shuffled order, each row's booleans, lists and hours spelled one of the ways the export

@@ -1,4 +1,5 @@
 import GrandfatherEngine
+import GrandfatherTestSupport
 import Testing
 
 @testable import GrandfatherCore

@@ -1,0 +1,31 @@
+import GrandfatherTestSupport
+import Testing
+
+@testable import GrandfatherEngine
+
+/// `ASCII.isPlain` reads a field a word at a time, then its last bytes one by one:
+/// it must answer as a byte-by-byte check does, at every length and wherever the odd byte is.
+@Suite struct ASCIITests {
+    @Test func isPlainAgreesWithAByteByByteCheck() {
+        var generator = SplitMix(seed: 7)
+        // Plain bytes, the edges of plain (1, 127) and what is not plain (0, 128, 255).
+        let choices: [UInt8] = [0x61, 0x30, 0x01, 0x7F, 0x00, 0x80, 0xFF]
+        var notPlain = 0
+        for length in 0...40 {
+            for _ in 0..<200 {
+                // Mostly plain, so a single odd byte at any place is tried often.
+                let bytes = (0..<length).map { _ in
+                    Int.random(in: 0..<8, using: &generator) == 0
+                        ? choices[Int.random(in: 0..<choices.count, using: &generator)] : 0x61
+                }
+                let expected = bytes.allSatisfy { $0 != 0 && $0 < 0x80 }
+                if !expected { notPlain += 1 }
+                // One byte of offset, so the words are read unaligned too.
+                let padded = [0x61] + bytes
+                let plain = padded.withUnsafeBytes { ASCII.isPlain(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+                #expect(plain == expected, "\(bytes)")
+            }
+        }
+        #expect(notPlain > 1_000)
+    }
+}
