@@ -225,6 +225,15 @@ enum SnapshotWriter {
             db, sql: "INSERT INTO deciding_transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         // The run's one classifier, which made the verdicts.
         let classifier = audit.customers.classifier
+        // Grants of one source share one description: made once per provenance in a row, not
+        // per grant (a customer of two million grants made two million alike).
+        var described: (provenance: TransactionProvenance, text: String)?
+        func description(of provenance: TransactionProvenance) -> String {
+            if let described, described.provenance == provenance { return described.text }
+            let text = provenance.described
+            described = (provenance, text)
+            return text
+        }
         try audit.customers.forEachVerdict { record, verdict, activity in
             try verdict.flags.forEach { code in
                 try flag.bind(record.id)
@@ -246,7 +255,7 @@ enum SnapshotWriter {
                         try grant.bind(activity.current[index].endsAt)
                         try grant.bind(activity.current[index].productID)
                         try grant.bind(activity.current[index].productType.rawValue)
-                        try grant.bind(activity.current[index].provenance.described)
+                        try grant.bind(description(of: activity.current[index].provenance))
                     } else {
                         for _ in 0..<5 { try grant.bind(nil as String?) }
                     }
