@@ -10,7 +10,7 @@ public enum FreedMemory {
     /// core a TLB shootdown. Called for every small input, as a test suite of many small audits
     /// does, it is what that process spends its time on. A ledger shard at a million customers
     /// frees about 9 MB, and is still given back.
-    public static let worthGivingBack = 1 << 20
+    static let worthGivingBack = 1 << 20
 
     /// Gives the free heap back when `bytes` were just freed and that is worth it.
     public static func giveBack(freed bytes: Int) {

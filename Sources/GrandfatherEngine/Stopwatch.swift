@@ -18,7 +18,7 @@ public struct Stopwatch {
     /// Seconds since the last lap, without starting another.
     public var elapsed: Double { Self.seconds(clock.now - last) }
 
-    public static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

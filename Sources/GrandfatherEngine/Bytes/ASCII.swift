@@ -3,7 +3,7 @@ public enum ASCII {
     /// Whether any of the eight bytes of `word` is `byte` (the classic zero-byte test on
     /// `word ^ pattern`, exact as a yes or no).
     @inline(__always)
-    public static func word(_ word: UInt64, holds byte: UInt8) -> Bool {
+    static func word(_ word: UInt64, holds byte: UInt8) -> Bool {
         let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
     }

@@ -37,13 +37,13 @@ public final class ByteBuffer {
 
     /// Lets `write` lay up to `maximum` bytes at the end, in place, and keeps the number it
     /// returns: a value formatted straight into the buffer, with no copy on the way.
-    public func appendInPlace(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    func appendInPlace(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         if buffer.room < maximum { buffer.grow(to: buffer.count + maximum) }
         buffer.count += write(buffer.base + buffer.count)
     }
 
     /// Drops the first `count` bytes, moving the rest to the start.
-    public func removeFirst(_ count: Int) {
+    func removeFirst(_ count: Int) {
         let kept = buffer.count - min(count, buffer.count)
         if kept > 0 {
             UnsafeMutableRawPointer(buffer.base).copyMemory(from: buffer.base + (buffer.count - kept), byteCount: kept)

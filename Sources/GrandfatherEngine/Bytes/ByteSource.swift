@@ -21,7 +21,7 @@ public final class ByteSource: @unchecked Sendable {
     /// The size of the file on disk when opened: `size`, unless reads see a decoded copy.
     public let storedSize: Int
     /// Whether reads see a decoded copy (the file is compressed, or UTF-16), not the file.
-    public let readsDecodedCopy: Bool
+    let readsDecodedCopy: Bool
     /// Where records begin: after a UTF-8 byte-order mark, if there is one.
     public private(set) var dataStart = 0
     /// What reads read: the file, or the inflated copy of a compressed one.

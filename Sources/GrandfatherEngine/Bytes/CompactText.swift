@@ -12,7 +12,7 @@ public struct CompactText: Sendable, Hashable {
 
     private var storage: Storage
 
-    public static let inlineCapacity = 24
+    static let inlineCapacity = 24
 
     public init(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= Self.inlineCapacity else {

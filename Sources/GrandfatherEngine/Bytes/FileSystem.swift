@@ -8,7 +8,7 @@ public enum FileSystem {
     /// Reads up to `count` bytes at `offset` of the open file `descriptor` into `buffer`,
     /// retrying interrupted and short reads; returns how many were read, fewer only at the
     /// end of the file.
-    public static func read(
+    static func read(
         _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int, path: String
     ) throws(EngineError) -> Int {
         var total = 0

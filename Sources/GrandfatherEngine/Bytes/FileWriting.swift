@@ -4,7 +4,7 @@ import Foundation
 /// bytes than asked, and a signal may interrupt it before it writes any.
 public enum FileWriting {
     /// Writes every byte to `descriptor`; the `errno` of the failure that stopped it, else `nil`.
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 

@@ -1,13 +1,13 @@
 /// A buffer of trivial values that grows by doubling; the owner deallocates it.
-public struct GrowableBuffer<Element> {
-    public private(set) var base: UnsafeMutablePointer<Element>
-    public var count = 0
+struct GrowableBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    var count = 0
     private var capacity: Int
     /// The alignment of `base`, kept as the buffer grows (a file written with `O_DIRECT`
     /// takes its bytes only from memory aligned to the disk's blocks).
     private let alignment: Int
 
-    public init(capacity: Int, alignment: Int = MemoryLayout<Element>.alignment) {
+    init(capacity: Int, alignment: Int = MemoryLayout<Element>.alignment) {
         self.capacity = capacity
         self.alignment = alignment
         base = Self.allocate(capacity, alignment: alignment)
@@ -23,25 +23,25 @@ public struct GrowableBuffer<Element> {
         .bindMemory(to: Element.self, capacity: capacity)
     }
 
-    public subscript(index: Int) -> Element {
+    subscript(index: Int) -> Element {
         get { base[index] }
         nonmutating set { base[index] = newValue }
     }
 
-    public mutating func append(_ value: Element) {
+    mutating func append(_ value: Element) {
         if count == capacity { grow(to: count + 1) }
         (base + count).initialize(to: value)
         count += 1
     }
 
-    public mutating func removeAll() { count = 0 }
+    mutating func removeAll() { count = 0 }
 
     /// Elements that fit after `count` before the buffer must grow.
-    public var room: Int { capacity - count }
+    var room: Int { capacity - count }
 
     /// Grows to hold at least `needed` elements, moving the `count` elements and the `extra`
     /// initialised ones after them.
-    public mutating func reserve(_ needed: Int, keeping extra: Int) {
+    mutating func reserve(_ needed: Int, keeping extra: Int) {
         guard needed > capacity else { return }
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
@@ -52,18 +52,18 @@ public struct GrowableBuffer<Element> {
         capacity = newCapacity
     }
 
-    public func deallocate() { base.deallocate() }
+    func deallocate() { base.deallocate() }
 
     /// Frees the elements' memory, leaving an empty buffer (which the owner still deallocates):
     /// `removeAll` keeps the capacity.
-    public mutating func release() {
+    mutating func release() {
         base.deallocate()
         base = Self.allocate(1, alignment: alignment)
         capacity = 1
         count = 0
     }
 
-    public mutating func grow(to needed: Int) {
+    mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = Self.allocate(newCapacity, alignment: alignment)
@@ -75,7 +75,7 @@ public struct GrowableBuffer<Element> {
 }
 
 extension GrowableBuffer where Element == UInt8 {
-    public mutating func append(_ data: UnsafeRawPointer, count length: Int) {
+    mutating func append(_ data: UnsafeRawPointer, count length: Int) {
         if count + length > capacity { grow(to: count + length) }
         let target = UnsafeMutableRawPointer(base + count)
         if length <= 32 {

@@ -13,7 +13,7 @@ import Foundation
 /// a fraction of parsing it. A job of the loop, not a thread of its own, so that no more
 /// threads run than cores (a parser descheduled while it holds a shard's lock stalls the
 /// others). Only for a file that is not compressed, whose bytes on disk are the bytes parsed.
-public final class HashingSplit: @unchecked Sendable {
+final class HashingSplit: @unchecked Sendable {
     private let condition = NSCondition()
     /// The data start, then each cut as found, then the file's end once every cut is known.
     private var bounds: [Int]
@@ -21,7 +21,7 @@ public final class HashingSplit: @unchecked Sendable {
     private var digest: String?
     private var failure: EngineError?
     /// The most ranges the file can be cut into: one more than the targets.
-    public let maximumRanges: Int
+    let maximumRanges: Int
 
     private let source: ByteSource
     private let layout: RecordLayout
@@ -29,7 +29,7 @@ public final class HashingSplit: @unchecked Sendable {
 
     /// A pass over `source` (laid out as CSV or lines) that cuts after the first record end
     /// at or after each of `targets`; `run` reads it.
-    public init(source: ByteSource, layout: RecordLayout, targets: [Int]) {
+    init(source: ByteSource, layout: RecordLayout, targets: [Int]) {
         bounds = [source.dataStart]
         maximumRanges = targets.count + 1
         self.source = source
@@ -40,7 +40,7 @@ public final class HashingSplit: @unchecked Sendable {
     /// The range of job `index` (from 0), once both its ends are known; `nil` when the file
     /// has fewer ranges. Waits for `run`, which must be running or bound to run on another
     /// thread.
-    public func range(_ index: Int) throws(EngineError) -> Range<Int>? {
+    func range(_ index: Int) throws(EngineError) -> Range<Int>? {
         condition.lock()
         defer { condition.unlock() }
         while bounds.count < index + 2, !boundsComplete { condition.wait() }
@@ -50,7 +50,7 @@ public final class HashingSplit: @unchecked Sendable {
     }
 
     /// The file's SHA-256 (hex), once the pass has read the whole file.
-    public func wait() throws(EngineError) -> String {
+    func wait() throws(EngineError) -> String {
         condition.lock()
         defer { condition.unlock() }
         while digest == nil, failure == nil { condition.wait() }
@@ -59,7 +59,7 @@ public final class HashingSplit: @unchecked Sendable {
     }
 
     /// Reads the file once, publishing the ranges and then the digest (or the failure).
-    public func run() {
+    func run() {
         var hasher = SHA256()
         var csv = CSVCutFinder(targets: layout == .csv ? targets : [])
         var lines = LineCutFinder(targets: layout == .csv ? [] : targets)
@@ -121,7 +121,7 @@ public final class HashingSplit: @unchecked Sendable {
 /// for the pass to find its ends. A compressed file, whose digest is of other bytes than those
 /// parsed, is cut first and hashed by job 0 beside its ranges; a file not cut is one range.
 public struct RangedRead: Sendable {
-    public let source: ByteSource
+    let source: ByteSource
     private let pass: HashingSplit?
     private let ranges: [Range<Int>]
 

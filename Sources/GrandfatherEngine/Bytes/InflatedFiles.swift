@@ -12,37 +12,37 @@ import Synchronization
 /// exits), one per file: a file rewritten in place (a new size, modification time or last
 /// member's checksum) is inflated afresh and its old copy closed once no one reads it, so a
 /// process that rewrites one file again and again (the fuzzer) holds one copy, not many.
-public enum InflatedFiles {
+enum InflatedFiles {
     /// A file, whatever its content: its device and inode.
     private struct FileNumber: Hashable {
-        public var device: UInt64
-        public var inode: UInt64
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// A file's content as far as it can be told without reading it all: its size, its
     /// modification time and its last 8 bytes (a gzip file's CRC-32 and length of the last
     /// member), which tell apart two writes within the file system's clock tick.
     private struct Version: Hashable {
-        public var size: Int64
-        public var modifiedSeconds: Int
-        public var modifiedNanoseconds: Int
-        public var trailer: UInt64
+        var size: Int64
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
+        var trailer: UInt64
     }
 
     /// One version of a compressed file and its inflated copy, made by the first `ByteSource`
     /// that needs it while any other waits (different files inflate at once).
     private final class Copy: Sendable {
-        public struct State {
+        struct State {
             /// The unlinked temporary file and its size, once inflated.
-            public var file: (descriptor: Int32, size: Int)?
+            var file: (descriptor: Int32, size: Int)?
             /// How many times inflating the file began (a failed attempt is tried again).
-            public var inflations = 0
+            var inflations = 0
         }
 
-        public let version: Version
-        public let state = Mutex(State())
+        let version: Version
+        let state = Mutex(State())
 
-        public init(version: Version) {
+        init(version: Version) {
             self.version = version
         }
 
@@ -91,7 +91,7 @@ public enum InflatedFiles {
 
     /// How many times this process began inflating the file at `path` as it is now (tests
     /// check that a run inflates each input once).
-    public static func inflations(ofFileAt path: String) -> Int {
+    static func inflations(ofFileAt path: String) -> Int {
         let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }

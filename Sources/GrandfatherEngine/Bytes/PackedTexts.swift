@@ -28,10 +28,10 @@ public struct PackedTexts: @unchecked Sendable {
     }
 
     private final class Storage {
-        public let spans: UnsafeMutablePointer<(start: Int, count: Int)>
-        public let bytes: UnsafeMutablePointer<UInt8>
+        let spans: UnsafeMutablePointer<(start: Int, count: Int)>
+        let bytes: UnsafeMutablePointer<UInt8>
 
-        public init(_ texts: [String?]) {
+        init(_ texts: [String?]) {
             spans = .allocate(capacity: max(texts.count, 1))
             let all = texts.flatMap { Array(($0 ?? "").utf8) }
             bytes = .allocate(capacity: max(all.count, 1))

@@ -7,7 +7,7 @@
 public struct RawRow {
     /// Where a field's bytes lie, or why there are none.
     public struct Span: Equatable {
-        public var start: Int
+        var start: Int
         /// Byte count; `absent` when the field is missing, empty or JSON null; `nested` for a
         /// JSON object or array in a known field (SPEC §8.3 rejects the row); `boolean` for
         /// `true` or `false`, which no field of SPEC §2 is (a broken export's, rejected too).
@@ -15,7 +15,7 @@ public struct RawRow {
         /// 1-based CSV column of the field, 0 for JSON.
         public var column: Int
 
-        public static let absent = -1
+        static let absent = -1
         public static let nested = -2
         public static let boolean = -3
     }
@@ -34,41 +34,41 @@ public struct RawRow {
     /// The line the record starts on.
     public var line: Int = 0
     /// The bytes the spans point into.
-    public var base: UnsafeRawPointer?
+    var base: UnsafeRawPointer?
     /// One span per field of the record kind.
     public let spans: UnsafeMutablePointer<Span>
-    public let fieldCount: Int
+    let fieldCount: Int
 
     /// An empty row for a kind with `fieldCount` fields; the reader calls `deallocate` when done.
-    public init(fieldCount: Int) {
+    init(fieldCount: Int) {
         self.fieldCount = fieldCount
         spans = .allocate(capacity: fieldCount)
         spans.initialize(repeating: Span(start: 0, count: Span.absent, column: 0), count: fieldCount)
     }
 
-    public func deallocate() {
+    func deallocate() {
         spans.deallocate()
     }
 
     /// Forgets the previous record's values.
-    public mutating func reset(line: Int, base: UnsafeRawPointer?) {
+    mutating func reset(line: Int, base: UnsafeRawPointer?) {
         self.line = line
         self.base = base
         for index in 0..<fieldCount { spans[index].count = Span.absent }
     }
 
     /// Points a field at `count` bytes from `start`; empty means absent (SPEC §2).
-    public func set(field: Int, column: Int, start: Int, count: Int) {
+    func set(field: Int, column: Int, start: Int, count: Int) {
         spans[field] = Span(start: start, count: count > 0 ? count : Span.absent, column: column)
     }
 
     /// Marks a field as holding a nested JSON value.
-    public func setNested(field: Int) {
+    func setNested(field: Int) {
         spans[field] = Span(start: 0, count: Span.nested, column: 0)
     }
 
     /// Marks a field as holding a JSON `true` or `false`.
-    public func setBoolean(field: Int) {
+    func setBoolean(field: Int) {
         spans[field] = Span(start: 0, count: Span.boolean, column: 0)
     }
 

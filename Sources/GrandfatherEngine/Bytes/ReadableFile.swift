@@ -14,7 +14,7 @@ public enum ReadableFile {
         case input, policy, trustedRoot
 
         /// `input file`, `policy file`, `trusted root file`.
-        public var file: String {
+        var file: String {
             switch self {
             case .input: return "input file"
             case .policy: return "policy file"
@@ -23,7 +23,7 @@ public enum ReadableFile {
         }
 
         /// `input`, `policy`, `trusted root`.
-        public var noun: String {
+        var noun: String {
             switch self {
             case .input: return "input"
             case .policy: return "policy"

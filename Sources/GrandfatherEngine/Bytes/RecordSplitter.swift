@@ -12,7 +12,7 @@ public enum RecordSplitter {
     /// than the one before: the cores take ranges in order, so the last ones, which may run
     /// with a core already idle, are the shortest (guided scheduling). The range `i` of `n`
     /// gets a share proportional to `n - i`, the last about a quarter of an even share.
-    public static func ranges(
+    static func ranges(
         for source: ByteSource, layout: RecordLayout, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) throws(EngineError) -> [Range<Int>] {
         let start = source.dataStart
@@ -35,13 +35,13 @@ public enum RecordSplitter {
     /// Appends the cuts that start a range of their own: past the last bound and before `end`
     /// (a cut that repeats the last, or reaches the end, is none). `HashingSplit` keeps its
     /// bounds by this rule too, as it finds them.
-    public static func appendCuts(_ cuts: [Int], to bounds: inout [Int], end: Int) {
+    static func appendCuts(_ cuts: [Int], to bounds: inout [Int], end: Int) {
         for cut in cuts where cut > bounds[bounds.count - 1] && cut < end { bounds.append(cut) }
     }
 
     /// Where the ranges of `ranges(for:layout:parts:minimumPartSize:)` would end if records
     /// could be cut anywhere; `nil` when the file is read as one range.
-    public static func targets(
+    static func targets(
         for source: ByteSource, layout: RecordLayout, parts requested: Int, minimumPartSize: Int = minimumPartSize
     ) -> [Int]? {
         let start = source.dataStart
@@ -55,7 +55,7 @@ public enum RecordSplitter {
 
     /// Where the ranges would end if records could be cut anywhere: the shares of
     /// `ranges(for:layout:parts:minimumPartSize:)` laid out from `start`.
-    public static func targets(start: Int, length: Int, parts: Int) -> [Int] {
+    static func targets(start: Int, length: Int, parts: Int) -> [Int] {
         let shares = parts * (parts + 1) / 2
         var taken = 0
         return (0..<max(parts - 1, 0)).map { index in

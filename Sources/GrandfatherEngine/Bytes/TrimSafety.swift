@@ -11,14 +11,14 @@ import Foundation
 /// delimiter, line end or opening quote. So a chunk is safe when no blank outside quotes
 /// touches the delimiter (a comma, or a semicolon), CR, LF, quote or the chunk's own ends. The scan jumps from quote to blank
 /// with `memchr`; anything it cannot place with certainty counts as unsafe.
-public enum TrimSafety {
+enum TrimSafety {
     /// Whether the chunk may be parsed with libcsv's default space handling.
     ///
     /// - Parameters:
     ///   - startsInQuotes: the parser is inside a quoted field at the chunk's first byte;
     ///     `nil` when its state cannot tell (just after a quote inside a quoted field).
     ///   - startsAtFieldStart: the chunk's first byte begins a field (a quote there opens one).
-    public static func defaultIsSafe(
+    static func defaultIsSafe(
         _ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool, delimiter: UInt8 = comma
     )
         -> Bool
@@ -70,7 +70,7 @@ public enum TrimSafety {
         }
     }
 
-    public static let comma: UInt8 = 0x2C
+    static let comma: UInt8 = 0x2C
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let quoteMark: UInt8 = 0x22

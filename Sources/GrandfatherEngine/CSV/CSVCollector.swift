@@ -12,53 +12,53 @@ import CLibCSV
 /// `RawRow.maximumFieldBytes + 1` bytes, and a record at most `maximumFields` fields (the
 /// rest are counted, not kept), so a 100 MB line, or one of a million commas, is a rejected
 /// row rather than gigabytes of buffers.
-public struct CSVCollector {
-    public struct Record {
-        public var firstField: Int
-        public var firstByte: Int
+struct CSVCollector {
+    struct Record {
+        var firstField: Int
+        var firstByte: Int
         /// Every field the record has; only the first `maximumFields` are kept.
-        public var fieldCount: Int
-        public var line: Int
+        var fieldCount: Int
+        var line: Int
     }
 
     /// Fields kept per record.
-    public let maximumFields: Int
+    let maximumFields: Int
 
-    public private(set) var bytes = GrowableBuffer<UInt8>(capacity: 1 << 21)
+    private(set) var bytes = GrowableBuffer<UInt8>(capacity: 1 << 21)
     /// End offset in `bytes` of every field collected.
-    public private(set) var fieldEnds = GrowableBuffer<Int>(capacity: 1 << 16)
-    public private(set) var records = GrowableBuffer<Record>(capacity: 1 << 14)
+    private(set) var fieldEnds = GrowableBuffer<Int>(capacity: 1 << 16)
+    private(set) var records = GrowableBuffer<Record>(capacity: 1 << 14)
     /// The line the next byte is on.
-    public private(set) var currentLine: Int
-    public private(set) var recordStartLine: Int
-    public private(set) var fieldsInRecord = 0
+    private(set) var currentLine: Int
+    private(set) var recordStartLine: Int
+    private(set) var fieldsInRecord = 0
     private var recordFirstField = 0
     private var recordFirstByte = 0
     private var lastTerminatorWasCR = false
     /// False while parsing a chunk whose fields cannot hold a line break (`QuotedLineBreaks`).
-    public var fieldsMayHoldBreaks = true
+    var fieldsMayHoldBreaks = true
     /// The parser this collector's buffer is lent to (see `lend(to:forBytes:)`), if any.
     private var borrower: UnsafeMutablePointer<csv_parser>?
 
-    public init(firstLine: Int = 1, maximumFields: Int = Int.max) {
+    init(firstLine: Int = 1, maximumFields: Int = Int.max) {
         currentLine = firstLine
         recordStartLine = firstLine
         self.maximumFields = maximumFields
     }
 
-    public func deallocate() {
+    func deallocate() {
         bytes.deallocate()
         fieldEnds.deallocate()
         records.deallocate()
     }
 
     /// Whether libcsv has begun a record whose end it has not yet reported.
-    public var recordInProgress: Bool { fieldsInRecord > 0 }
+    var recordInProgress: Bool { fieldsInRecord > 0 }
 
     /// Where the lines stand between records: the line the next byte is on, and whether the
     /// last line end was a CR (whose LF, if one follows, ends no further line). `CSVReader`
     /// hands them to `PlainLineReader` for the lines it reads, and takes them back.
-    public var lineState: PlainLineReader.LineState {
+    var lineState: PlainLineReader.LineState {
         get { PlainLineReader.LineState(line: currentLine, afterCR: lastTerminatorWasCR) }
         set {
             currentLine = newValue.line
@@ -67,10 +67,10 @@ public struct CSVCollector {
     }
 
     /// The line a record still in progress started on (for a quote that never closes).
-    public var pendingRecordLine: Int { fieldsInRecord > 0 ? recordStartLine : currentLine }
+    var pendingRecordLine: Int { fieldsInRecord > 0 ? recordStartLine : currentLine }
 
     /// The bytes of field `index` (absolute index into `fieldEnds`) of `record`.
-    public func field(_ column: Int, of record: Record) -> UnsafeRawBufferPointer {
+    func field(_ column: Int, of record: Record) -> UnsafeRawBufferPointer {
         let index = record.firstField + column
         let start = column == 0 ? record.firstByte : fieldEnds[index - 1]
         return UnsafeRawBufferPointer(start: bytes.base + start, count: fieldEnds[index] - start)
@@ -78,7 +78,7 @@ public struct CSVCollector {
 
     // Inlined into libcsv's callback: called from it, every field cost two calls.
     @inline(__always)
-    public mutating func field(_ data: UnsafeRawPointer?, _ length: Int) {
+    mutating func field(_ data: UnsafeRawPointer?, _ length: Int) {
         if fieldsInRecord == 0 {
             recordStartLine = currentLine
             recordFirstField = fieldEnds.count
@@ -119,7 +119,7 @@ public struct CSVCollector {
 
     /// Points `parser` into the buffer for a chunk of `count` bytes, with room for all of them
     /// after the bytes of a field it has begun.
-    public mutating func lend(to parser: UnsafeMutablePointer<csv_parser>, forBytes count: Int) {
+    mutating func lend(to parser: UnsafeMutablePointer<csv_parser>, forBytes count: Int) {
         if borrower == nil {
             // A field begun in libcsv's own buffer moves here first; the buffer is freed.
             if let own = parser.pointee.entry_buf {
@@ -137,7 +137,7 @@ public struct CSVCollector {
     }
 
     /// Takes the buffer back before `csv_free`, which would free what `entry_buf` points at.
-    public mutating func reclaim() {
+    mutating func reclaim() {
         guard let parser = borrower else { return }
         parser.pointee.entry_buf = nil
         parser.pointee.entry_size = 0
@@ -158,7 +158,7 @@ public struct CSVCollector {
     }
 
     @inline(__always)
-    public mutating func endRecord(_ terminator: Int32) {
+    mutating func endRecord(_ terminator: Int32) {
         if fieldsInRecord == 0 {
             // A blank line, or the LF of a CRLF whose CR ended the previous record.
             if terminator == 0x0A, lastTerminatorWasCR {
@@ -180,7 +180,7 @@ public struct CSVCollector {
 
     /// Drops delivered records, keeping the fields of a record still in progress (and the
     /// bytes of a field libcsv has begun in the lent buffer).
-    public mutating func compact() {
+    mutating func compact() {
         records.removeAll()
         let begun = borrower?.pointee.entry_pos ?? 0
         if fieldsInRecord == 0 {

@@ -11,12 +11,12 @@ import Foundation
 /// point into the collector's buffer.
 public struct CSVReader {
     /// The header's field names.
-    public let header: [String]
+    let header: [String]
     /// For each header position, the field index of the kind, or -1 for an unknown column.
     private let fieldForColumn: [Int]
     private let fieldCount: Int
     /// The byte between fields: a comma, or a semicolon (RevenueCat's older exports).
-    public let delimiter: UInt8
+    let delimiter: UInt8
 
     /// Whether lines libcsv can read only one way are read by `PlainLineReader`; tests turn it
     /// off to compare with libcsv alone.
@@ -40,7 +40,7 @@ public struct CSVReader {
         public var lineBreaks: Int
         /// Records (the header among them) `PlainLineReader` read rather than libcsv; tests
         /// check that the hand reader takes up the lines after each one it leaves.
-        public var readByHand = 0
+        var readByHand = 0
     }
 
     /// Reads every record of `range` into `sink`. A range starting at the data start skips
@@ -212,7 +212,7 @@ public struct CSVReader {
     /// Whether the parser is inside a quoted field; `nil` just after a quote there (an escape
     /// or a close, which the next byte decides). libcsv's states: 0 row not begun, 1 field not
     /// begun, 2 field begun, 3 a quote inside a quoted field.
-    public static func insideQuotes(_ parser: csv_parser) -> Bool? {
+    static func insideQuotes(_ parser: csv_parser) -> Bool? {
         switch parser.pstate {
         case 2: return parser.quoted != 0
         case 3: return nil
@@ -221,12 +221,12 @@ public struct CSVReader {
     }
 
     /// Whether the parser's next byte begins a field.
-    public static func atFieldStart(_ parser: csv_parser) -> Bool {
+    static func atFieldStart(_ parser: csv_parser) -> Bool {
         parser.pstate == 0 || parser.pstate == 1
     }
 
     /// Nothing is a space: values are never trimmed (SPEC §8.2).
-    public static let neverSpace: @convention(c) (UInt8) -> Int32 = { _ in 0 }
+    static let neverSpace: @convention(c) (UInt8) -> Int32 = { _ in 0 }
 
     /// A collector behind a raw pointer, the context libcsv's callbacks get.
     private static func makeCollector(maximumFields: Int) -> UnsafeMutablePointer<CSVCollector> {
@@ -237,7 +237,7 @@ public struct CSVReader {
 
     /// A header naming more columns than this fails the run (exit 2) instead of holding a
     /// name for each of millions of fields.
-    public static let maximumHeaderColumns = 1 << 16
+    static let maximumHeaderColumns = 1 << 16
 
     private static func free(_ state: UnsafeMutablePointer<CSVCollector>) {
         state.pointee.deallocate()

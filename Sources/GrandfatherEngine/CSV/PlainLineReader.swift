@@ -20,29 +20,29 @@ import CByteScan
 /// `CSVCollector` counts libcsv's line ends: every CR, and every LF not just after a CR.
 ///
 /// `CSVDifferentialTests` and the csv fuzz target compare this reader with libcsv alone.
-public struct PlainLineReader {
+struct PlainLineReader {
     /// Where the lines stand between records.
-    public struct LineState: Equatable {
+    struct LineState: Equatable {
         /// The line the next byte is on.
-        public var line: Int
+        var line: Int
         /// Whether the last line end was a CR, so that an LF right after it ends no line.
-        public var afterCR: Bool
+        var afterCR: Bool
     }
 
     /// What one call read.
-    public struct Outcome {
+    struct Outcome {
         /// Where the reader stopped: the end it was given, or the first byte of a line it left.
-        public var stop: Int
+        var stop: Int
         /// Records delivered (accepted or rejected), the header included.
-        public var records: Int
+        var records: Int
     }
 
-    public let delimiter: UInt8
+    let delimiter: UInt8
     /// For each header position, the field index of the kind, or -1 for an unknown column.
-    public let fieldForColumn: [Int]
+    let fieldForColumn: [Int]
 
     /// Reads the plain lines of `base[start..<end]`; `start` begins a line.
-    public func read<Sink: RowSink>(
+    func read<Sink: RowSink>(
         _ base: UnsafeRawPointer, from start: Int, to end: Int, lines: inout LineState, row: inout RawRow,
         skipHeader: inout Bool, into sink: inout Sink
     ) -> Outcome {
@@ -144,8 +144,8 @@ public struct PlainLineReader {
     /// The field boundaries of one 64-byte stretch of the bytes being read, found at once
     /// (`grandfather_csv_boundaries`) and used by every field that ends in it.
     private struct Boundaries {
-        public var blockStart = Int.min / 2
-        public var mask: UInt64 = 0
+        var blockStart = Int.min / 2
+        var mask: UInt64 = 0
     }
 
     /// The first quote, CR, LF or delimiter at or after `start`, or `end`.

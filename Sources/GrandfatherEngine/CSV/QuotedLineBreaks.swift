@@ -9,8 +9,8 @@ import Foundation
 /// delimiter or line end follows. Every quoted stretch is searched for CR and LF. Anything the
 /// scan cannot follow with certainty (a chunk that starts inside quotes, whose field began
 /// earlier; a stray quote inside quotes; a quote at the chunk's end) counts as "may".
-public enum QuotedLineBreaks {
-    public static func mayOccur(
+enum QuotedLineBreaks {
+    static func mayOccur(
         _ chunk: UnsafeRawBufferPointer, startsInQuotes: Bool?, startsAtFieldStart: Bool, delimiter: UInt8 = comma
     ) -> Bool {
         guard startsInQuotes == false else { return true }
@@ -51,7 +51,7 @@ public enum QuotedLineBreaks {
         }
     }
 
-    public static let comma: UInt8 = 0x2C
+    static let comma: UInt8 = 0x2C
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let quoteMark: UInt8 = 0x22

@@ -11,14 +11,14 @@ import Foundation
 /// `maximumLineBytes` is rejected without being kept.
 public struct UnquotedLineReader {
     /// The header's field names.
-    public let header: [String]
-    public let delimiter: UInt8
+    let header: [String]
+    let delimiter: UInt8
     /// For each header position, the field index of the kind, or -1 for a column not read.
     private let fieldForColumn: [Int]
     private let fieldCount: Int
 
     /// A line longer than this is rejected unread.
-    public static let maximumLineBytes = 1 << 24
+    static let maximumLineBytes = 1 << 24
 
     public init(header: [String], fieldNames: [String], delimiter: UInt8) {
         self.header = header

@@ -54,9 +54,9 @@ extension ByteBuffer {
 }
 
 /// What `appendCSVCell` checks a value for.
-public enum CSVCell {
+enum CSVCell {
     /// Whether a value holds a comma, quote, LF or CR, eight bytes at a time.
-    public static func needsQuotes(_ value: UnsafeRawBufferPointer) -> Bool {
+    static func needsQuotes(_ value: UnsafeRawBufferPointer) -> Bool {
         guard let base = value.baseAddress else { return false }
         var offset = 0
         while offset + 8 <= value.count {
@@ -77,7 +77,7 @@ public enum CSVCell {
     }
 
     /// `=`, `+`, `-`, `@`, tab and CR make a spreadsheet evaluate the cell.
-    public static func startsFormula(_ byte: UInt8) -> Bool {
+    static func startsFormula(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@")
             || byte == 0x09 || byte == 0x0D
     }

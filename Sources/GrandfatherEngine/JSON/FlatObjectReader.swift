@@ -20,10 +20,10 @@ import CByteScan
 /// `false` with nothing delivered, and the scanner reads it and finds what is wrong.
 ///
 /// `JSONDifferentialTests` and the json fuzz target compare this reader with the scanner alone.
-public struct FlatObjectReader {
+struct FlatObjectReader {
     /// Bytes readable past a line's end: every string is found 64 bytes at a time, so the
     /// buffer a line lies in must hold this many bytes after any place before the line's end.
-    public static let padding = 64
+    static let padding = 64
 
     /// Each known name in one 32-byte slot of zero-padded words, compared a word at a time.
     private let nameWords: [UInt64]
@@ -33,7 +33,7 @@ public struct FlatObjectReader {
 
     /// A reader for a kind's fields; `nil` when a name does not fit its slot or the kind has
     /// more fields than a row's seen-mask holds (the scanner then reads every line).
-    public init?(fieldNames: [[UInt8]]) {
+    init?(fieldNames: [[UInt8]]) {
         guard fieldNames.count <= 64, fieldNames.allSatisfy({ $0.count <= 8 * Self.wordsPerName }) else {
             return nil
         }
@@ -49,20 +49,20 @@ public struct FlatObjectReader {
     }
 
     /// What a reader keeps from line to line.
-    public struct State {
-        public var row: RawRow
+    struct State {
+        var row: RawRow
         /// The field of each key of the last line, by its place (-1: unknown): lines of one
         /// export name their keys in one order, so the field found there is tried first.
-        public let keyOrder: UnsafeMutablePointer<Int>
-        public static let orderedKeys = 64
+        let keyOrder: UnsafeMutablePointer<Int>
+        static let orderedKeys = 64
 
-        public init(fieldCount: Int) {
+        init(fieldCount: Int) {
             row = RawRow(fieldCount: fieldCount)
             keyOrder = .allocate(capacity: Self.orderedKeys)
             keyOrder.initialize(repeating: -1, count: Self.orderedKeys)
         }
 
-        public func deallocate() {
+        func deallocate() {
             row.deallocate()
             keyOrder.deallocate()
         }
@@ -71,7 +71,7 @@ public struct FlatObjectReader {
     /// Reads the line `base[start..<end]` (its LF excluded) into `state.row`, based at `base`.
     ///
     /// - Returns: `false`, with the row's fields undefined, when the line is not flat.
-    public func read(_ base: UnsafeRawPointer, from start: Int, to end: Int, line: Int, state: inout State) -> Bool {
+    func read(_ base: UnsafeRawPointer, from start: Int, to end: Int, line: Int, state: inout State) -> Bool {
         nameWords.withUnsafeBufferPointer { names in
             nameCounts.withUnsafeBufferPointer { counts in
                 split(base, from: start, to: end, line: line, names: names, counts: counts, state: &state)
@@ -178,8 +178,8 @@ public struct FlatObjectReader {
     /// The string stops of one 64-byte stretch of the line, found at once and used by every
     /// string that ends in it.
     private struct Stops {
-        public var blockStart = Int.min / 2
-        public var mask: UInt64 = 0
+        var blockStart = Int.min / 2
+        var mask: UInt64 = 0
     }
 
     /// The closing quote of a string whose bytes start at `start`; `nil` when a backslash or a

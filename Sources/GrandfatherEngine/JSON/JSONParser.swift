@@ -3,7 +3,7 @@
 /// a depth limit instead of a stack overflow, and no bridging through `Any`.
 public struct JSONParser {
     /// Nesting deeper than this is an error, not a crash.
-    public static let maximumDepth = 512
+    static let maximumDepth = 512
 
     private let bytes: UnsafeRawBufferPointer
     public private(set) var index: Int
@@ -12,14 +12,14 @@ public struct JSONParser {
 
     /// Creates a parser over `bytes` from `start`, which is on `line`; columns count from
     /// `lineStart` (by default `start`: the parser starts a line).
-    public init(bytes: UnsafeRawBufferPointer, line: Int = 1, start: Int = 0, lineStart: Int? = nil) {
+    init(bytes: UnsafeRawBufferPointer, line: Int = 1, start: Int = 0, lineStart: Int? = nil) {
         self.bytes = bytes
         self.index = start
         self.line = line
         self.lineStart = lineStart ?? start
     }
 
-    public var column: Int { index - lineStart + 1 }
+    var column: Int { index - lineStart + 1 }
 
     /// A place in the bytes to come back to, with the line count there.
     public struct Mark {
@@ -148,7 +148,7 @@ public struct JSONParser {
         }
     }
 
-    public mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
@@ -163,7 +163,7 @@ public struct JSONParser {
     }
 
     /// Scans a number, returning where its literal text lies.
-    public mutating func scanNumber() throws(JSONSyntaxError) -> Range<Int> {
+    mutating func scanNumber() throws(JSONSyntaxError) -> Range<Int> {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, first &- 0x30 <= 9 else { throw error("invalid number") }
@@ -192,7 +192,7 @@ public struct JSONParser {
 
     /// Scans a string starting at its opening quote without decoding it: the raw bytes between
     /// the quotes, and whether they hold escapes (then `parseString` must decode them).
-    public mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, hasEscapes: Bool) {
+    mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, hasEscapes: Bool) {
         let start = index
         index += 1
         var hasEscapes = false
@@ -238,7 +238,7 @@ public struct JSONParser {
     }
 
     /// Moves back to `position` (to decode a string that `scanString` found escaped).
-    public mutating func rewind(to position: Int) {
+    mutating func rewind(to position: Int) {
         index = position
     }
 
@@ -272,7 +272,7 @@ public struct JSONParser {
     /// Parses a string starting at its opening quote, decoding escapes, into bytes that are
     /// not checked for UTF-8: a record's field is checked where it is read, so that invalid
     /// UTF-8 rejects one row whether or not its string holds escapes.
-    public mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
+    mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
         index += 1
         var scalars: [UInt8] = []
         while index < bytes.count {
@@ -344,7 +344,7 @@ public struct JSONParser {
 extension JSONParser {
     /// Parses `bytes` from `start` as one whole JSON document: a value, then nothing but
     /// whitespace (else `trailing` is the error).
-    public static func parseDocument(
+    static func parseDocument(
         _ bytes: UnsafeRawBufferPointer, start: Int = 0, trailing: String
     ) -> Result<JSONValue, JSONSyntaxError> {
         var parser = JSONParser(bytes: bytes, start: start)
@@ -359,7 +359,7 @@ extension JSONParser {
     }
 
     /// Calls `body` with the bytes being parsed.
-    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         body(bytes)
     }
 }

@@ -38,7 +38,7 @@ public struct JSONReader {
         public var lineBreaks: Int
         /// Lines `FlatObjectReader` read rather than the scanner; tests check that flat lines
         /// are read by hand.
-        public var readFlat = 0
+        var readFlat = 0
     }
 
     /// Streams `range` of a JSON Lines file: one object a line, blank lines skipped. The range
@@ -361,7 +361,7 @@ public struct JSONReader {
     /// an unknown key's, so recognition stumbles on nothing the readers would take as a row.
     /// Throws the first syntax error met when no object was found: one at the end of `prefix`
     /// may be cured by reading more of the file.
-    public static func firstObjectKeys(
+    static func firstObjectKeys(
         _ prefix: UnsafeRawBufferPointer, layout: RecordLayout
     ) throws(JSONSyntaxError) -> [String]? {
         if layout == .document {
@@ -437,24 +437,24 @@ public struct JSONReader {
 
 /// The reusable buffer a JSON record's values are copied into, and the row pointing at it.
 private struct RecordScratch {
-    public var row: RawRow
-    public var seen: [Bool]
+    var row: RawRow
+    var seen: [Bool]
     /// The field of each key of the last object, by its place (-1: an unknown key).
-    public var keyOrder: [Int] = []
+    var keyOrder: [Int] = []
     private var buffer = GrowableBuffer<UInt8>(capacity: 4096)
 
-    public init(fieldCount: Int) {
+    init(fieldCount: Int) {
         row = RawRow(fieldCount: fieldCount)
         seen = Array(repeating: false, count: fieldCount)
     }
 
-    public mutating func reset(line: Int) {
+    mutating func reset(line: Int) {
         buffer.removeAll()
         row.reset(line: line, base: UnsafeRawPointer(buffer.base))
         for index in seen.indices { seen[index] = false }
     }
 
-    public mutating func store(field: Int, _ bytes: UnsafeRawBufferPointer) {
+    mutating func store(field: Int, _ bytes: UnsafeRawBufferPointer) {
         let start = buffer.count
         // One byte past the limit is enough to reject the row (`RawRow.maximumFieldBytes`).
         let count = min(bytes.count, RawRow.maximumFieldBytes + 1)
@@ -464,7 +464,7 @@ private struct RecordScratch {
         row.set(field: field, column: 0, start: start, count: count)
     }
 
-    public func deallocate() {
+    func deallocate() {
         buffer.deallocate()
         row.deallocate()
     }

@@ -4,7 +4,7 @@
 /// a field's raw bytes is made in Parse/Excerpt+Bytes.swift.
 public enum Excerpt {
     /// Characters shown before the cut.
-    public static let maximumScalars = 64
+    static let maximumScalars = 64
 
     /// The excerpt of a string; `cut` says the string is already a prefix of the value.
     public static func of(_ text: String, cut: Bool = false) -> String {

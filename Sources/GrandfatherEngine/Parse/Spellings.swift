@@ -3,15 +3,15 @@
 /// than byte by byte.
 public struct Spellings<Value>: Sendable where Value: Sendable {
     fileprivate struct Spelling: Sendable {
-        public var count: Int
-        public var low: UInt64
-        public var high: UInt64
-        public var value: Value
+        var count: Int
+        var low: UInt64
+        var high: UInt64
+        var value: Value
     }
 
     fileprivate let all: [Spelling]
     /// Spellings are ASCII and at most 16 bytes (`init` checks).
-    public static var longest: Int { 16 }
+    static var longest: Int { 16 }
 
     public init(_ values: [(String, Value)]) {
         all = values.map { text, value in

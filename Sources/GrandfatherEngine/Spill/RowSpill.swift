@@ -17,12 +17,12 @@ import Foundation
 /// length sits beside it, the writer lays each field straight into the record as it is set.
 public final class RowSpill: @unchecked Sendable {
     /// How many fields each record has.
-    public let fieldCount: Int
+    let fieldCount: Int
     private let descriptor: Int32
     /// Bytes written so far; the reader stops there. (Unchecked, as the writer's state is.)
-    @exclusivity(unchecked) public fileprivate(set) var size = 0
+    @exclusivity(unchecked) fileprivate(set) var size = 0
     /// Records written.
-    @exclusivity(unchecked) public fileprivate(set) var count = 0
+    @exclusivity(unchecked) fileprivate(set) var count = 0
 
     fileprivate static let absentLength: UInt8 = 255
     fileprivate static let longLength: UInt8 = 254
@@ -128,7 +128,7 @@ public final class RowSpill: @unchecked Sendable {
     /// Writes records into a spill: one writer per spill, on one thread, each record's fields
     /// set in field order. A class, so that the buffer it fills byte by byte is freed with it.
     public final class Writer: FieldWriter {
-        public let spill: RowSpill
+        let spill: RowSpill
         /// Whole records not yet written to the file, then the record begun, laid out as it
         /// will be written.
         @exclusivity(unchecked) private var pending = GrowableBuffer<UInt8>(capacity: Writer.flushSize + (1 << 16))

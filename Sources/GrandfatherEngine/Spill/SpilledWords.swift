@@ -2,9 +2,9 @@
 /// keeps a typed record's scalars (instants, enums, flags) in a `RowSpill` beside its texts,
 /// so that nothing is written as text to be parsed again.
 public struct SpilledWords: Sendable {
-    public static let capacity = 8
+    static let capacity = 8
     private var storage: InlineArray<8, Int64> = .init(repeating: 0)
-    public private(set) var count = 0
+    private(set) var count = 0
 
     public init() {}
 

@@ -7,27 +7,27 @@
 /// equivalent (NFC and NFD "café") are different customers, as in any database.
 public final class CustomerIndex {
     private static let maximumLoad = 0.8
-    public static let inlineLength = 16
+    static let inlineLength = 16
 
     private struct Entry {
         /// 0 marks an empty place; else the high 27 bits of the id's hash and, in the low five,
         /// its length plus one, or 18 for a long id (`tag(hash:count:)`). The full hash is not
         /// kept: an id of up to 16 bytes is compared whole, a longer one by the caller, and
         /// 8 bytes less per entry is 8 MB less per million customers.
-        public var tag: UInt32
-        public var slot: Int32
+        var tag: UInt32
+        var slot: Int32
         /// The id's bytes when it has at most 16, zero-padded.
-        public var low: UInt64
-        public var high: UInt64
+        var low: UInt64
+        var high: UInt64
     }
 
     /// What one entry takes.
-    public static let entryBytes = MemoryLayout<Entry>.stride
+    static let entryBytes = MemoryLayout<Entry>.stride
 
     // Used by one shard under its lock: no run-time exclusivity checks per lookup.
     @exclusivity(unchecked) private var entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) public private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     public init(capacity: Int = 1024) {
         self.capacity = capacity

@@ -6,7 +6,7 @@
 /// that call's temporary allocation.
 public struct ScratchList<Element: BitwiseCopyable> {
     private let places: UnsafeMutableBufferPointer<Element>
-    public private(set) var count = 0
+    private(set) var count = 0
 
     private init(places: UnsafeMutableBufferPointer<Element>) {
         self.places = places
@@ -20,13 +20,13 @@ public struct ScratchList<Element: BitwiseCopyable> {
         }
     }
 
-    public subscript(index: Int) -> Element {
+    subscript(index: Int) -> Element {
         get { places[index] }
         set { places[index] = newValue }
     }
 
     /// Inserts `element` at `position`, moving the ones from there up by one.
-    public mutating func insert(_ element: Element, at position: Int) {
+    mutating func insert(_ element: Element, at position: Int) {
         precondition(count < places.count, "a scratch list holds at most its capacity")
         var index = count
         while index > position {

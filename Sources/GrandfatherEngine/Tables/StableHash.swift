@@ -74,7 +74,7 @@ extension UnsafeRawPointer {
     /// three loads and no byte beyond them. Built in registers: copying the bytes into a
     /// word on the stack and reading it back stalls on the store forwarding.
     @inline(__always)
-    public func loadPadded(fromByteOffset offset: Int, count: Int) -> UInt64 {
+    func loadPadded(fromByteOffset offset: Int, count: Int) -> UInt64 {
         if count >= 8 { return loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
         var word: UInt64 = 0
         var shift: UInt64 = 0
@@ -104,7 +104,7 @@ extension UnsafeRawBufferPointer {
     /// (`loadPadded`, which reads at most eight): how short ids, spellings and compact texts
     /// are held as words.
     @inline(__always)
-    public var paddedWords: (low: UInt64, high: UInt64) {
+    var paddedWords: (low: UInt64, high: UInt64) {
         guard let base = baseAddress else { return (0, 0) }
         if count <= 8 { return (base.loadPadded(fromByteOffset: 0, count: count), 0) }
         return (

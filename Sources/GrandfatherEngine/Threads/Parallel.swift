@@ -4,7 +4,7 @@ import Foundation
 /// Data-parallel helpers for the per-customer passes (classification, sorting), split into
 /// one contiguous part per core.
 public enum Parallel {
-    public static var width: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    static var width: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// `transform` applied to 0..<count, in order.
     /// Each part is written in place: built apart and joined, the parts and the result were
@@ -34,7 +34,7 @@ public enum Parallel {
     }
 
     /// `values` sorted by `precedes`: parts sorted in place at once, then merged.
-    public static func sorted<Value: Sendable>(
+    static func sorted<Value: Sendable>(
         _ values: consuming [Value], by precedes: @escaping @Sendable (Value, Value) -> Bool
     ) -> [Value] {
         sorted(values, by: precedes) { $0 }
@@ -87,7 +87,7 @@ public enum Parallel {
 /// the `withUnsafeBufferPointer` that made it: jobs read elements in place instead of
 /// copying them (a copy retains and releases every reference an element holds).
 public struct LentBuffer<Element: Sendable>: @unchecked Sendable {
-    public let elements: UnsafeBufferPointer<Element>
+    let elements: UnsafeBufferPointer<Element>
 
     public init(_ elements: UnsafeBufferPointer<Element>) {
         self.elements = elements

@@ -72,7 +72,7 @@ extension Instant: CustomStringConvertible {
     }
 
     /// Calendar date, second of the day and microsecond of the second, in UTC.
-    public static func fields(
+    static func fields(
         _ microseconds: Int64
     ) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64) {
         var seconds = microseconds / 1_000_000

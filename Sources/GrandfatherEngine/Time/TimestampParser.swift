@@ -8,7 +8,7 @@
 /// raw bytes) are in TimestampParser+Bytes.swift, reading bytes a word at a time.
 public struct TimestampParser: Sendable {
     /// The zone for zone-less timestamps; `nil` rejects them.
-    public var defaultZone: WallClockZone?
+    var defaultZone: WallClockZone?
 
     /// Creates a parser.
     public init(defaultZone: WallClockZone?) {

@@ -7,7 +7,7 @@ import Foundation
 /// in force before the jump, as Python's `zoneinfo` does with `fold=0`.
 public struct WallClockZone: Sendable, Equatable {
     /// The IANA identifier, as the policy names it.
-    public let identifier: String
+    let identifier: String
     private let zone: TimeZone
 
     /// `nil` when the identifier is not a known IANA zone.
