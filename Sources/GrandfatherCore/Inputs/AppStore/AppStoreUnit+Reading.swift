@@ -32,28 +32,22 @@ extension AppStoreUnit {
     ) throws(GrandfatherError) -> ByteSource {
         let source = try InputFile.open(path)
         var chunk = [UInt8](repeating: 0, count: piece)
-        var pending: [UInt8] = []
+        // The cutter carries a line a piece leaves open into the next: no buffer of its own here.
         var cutter = JWSLineCutter()
         var offset = source.dataStart
         while true {
             let count = try InputFile.read(source, at: offset, count: piece, into: &chunk)
             guard count > 0 else { break }
             offset += count
-            pending += chunk[0..<count]
-            guard let lastBreak = pending.lastIndex(of: 0x0A) else {
-                guard pending.count <= JSONDocuments.maximumFileSize else {
-                    throw .input(
-                        file: path, line: cutter.line + 1,
-                        message:
-                            "App Store file: a line of more than \(JSONDocuments.maximumFileSize >> 20) MiB, over what is read whole"
-                    )
-                }
-                continue
+            cutter.cut(chunk[0..<count], body)
+            guard cutter.held <= JSONDocuments.maximumFileSize else {
+                throw .input(
+                    file: path, line: cutter.line + 1,
+                    message:
+                        "App Store file: a line of more than \(JSONDocuments.maximumFileSize >> 20) MiB, over what is read whole"
+                )
             }
-            cutter.cut(pending[...lastBreak], body)
-            pending.removeFirst(lastBreak + 1)
         }
-        cutter.cut(pending[...], body)
         cutter.end(body)
         return source
     }
@@ -66,6 +60,8 @@ private struct JWSLineCutter {
     private(set) var line = 0
     /// The bytes of the line not yet ended.
     private var open: [UInt8] = []
+    /// How many bytes the line not yet ended holds.
+    var held: Int { open.count }
 
     mutating func cut(_ bytes: ArraySlice<UInt8>, _ body: (AppStoreUnit) -> Void) {
         var start = bytes.startIndex
