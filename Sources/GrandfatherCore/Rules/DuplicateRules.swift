@@ -16,59 +16,36 @@ import GrandfatherEngine
 /// the SQL twin compares these columns (`conflictingCustomersSQL`). Tests hold both to this
 /// list (`DuplicateRulesTests`).
 enum DuplicateRules {
-    /// The fields that make two rows of one id the same, each named as the warehouse's
-    /// `transactions` column that holds it (its raw value) and as `Transaction`'s property.
-    enum Field: String, CaseIterable, Sendable {
-        case transactionID = "transaction_id"
-        case originalTransactionID = "original_transaction_id"
-        /// A row filed under another customer is another version: both customers are flagged.
-        case customerID = "customer_id"
-        case productID = "product_id"
-        case productType = "product_type"
-        case purchaseDate = "purchase_date"
-        case expiresDate = "expires_date"
-        case revocationDate = "revocation_date"
-        case ownership = "ownership_type"
-        case environment
-        case price
-        case currency
-        case renewalState = "renewal_state"
-        case gracePeriodExpiresDate = "grace_period_expires_date"
-        case isPromotional = "is_promotional"
+    /// The fields that make two rows of one id the same: every field of SPEC §2's record, and
+    /// two a mapped source's evidence adds.
+    enum Field: Hashable, Sendable, CaseIterable {
+        /// A field of SPEC §2's record; a row filed under another customer is another
+        /// version, so both customers are flagged.
+        case record(TransactionField)
+        /// A grant a store or service made rather than sold (SPEC §9).
+        case isPromotional
         /// A term the run's evidence gave a non-renewing product (SPEC §9, Product facts): two
         /// copies whose terms end apart are two versions.
-        case termEnds = "term_ends"
+        case termEnds
 
-        /// The warehouse's column for the field.
-        var column: String { rawValue }
+        static let allCases: [Field] = TransactionField.allCases.map(Field.record) + [.isPromotional, .termEnds]
+
+        /// The warehouse's `transactions` column that holds the field.
+        var column: String {
+            switch self {
+            case .record(let field): return field.name
+            case .isPromotional: return "is_promotional"
+            case .termEnds: return "term_ends"
+            }
+        }
     }
 
-    /// One row's fields, as plain values.
-    struct Content: Sendable {
-        var transactionID: String
-        var originalTransactionID: String?
-        var customerID: String
-        var productID: String
-        var productType: ProductType
-        var purchaseDate: Instant
-        var expiresDate: Instant?
-        var revocationDate: Instant?
-        var ownership: OwnershipType
-        var environment: Environment
-        /// The canonical decimal (`4.99`).
-        var price: String?
-        /// ISO 4217, upper-cased.
-        var currency: String?
-        var renewalState: RenewalState?
-        var gracePeriodExpiresDate: Instant?
-        var isPromotional: Bool
-        var termEnds: Instant?
-    }
-
-    /// Whether `one` and `other`, two rows of one id, are the same transaction: every field
-    /// of `Field` the same.
-    static func sameContent(_ one: Content, _ other: Content) -> Bool {
-        Field.allCases.allSatisfy { one.value(of: $0) == other.value(of: $0) }
+    /// Whether `one` and `other`, two rows of one id each read in the batch that holds its
+    /// texts, are the same transaction: every field of `Field` the same.
+    static func sameContent(
+        _ one: Transaction, in oneBatch: TransactionBatch, _ other: Transaction, in otherBatch: TransactionBatch
+    ) -> Bool {
+        Field.allCases.allSatisfy { $0.value(of: one, in: oneBatch) == $0.value(of: other, in: otherBatch) }
     }
 
     /// A field's value as the comparison weighs it: a text by its exact bytes (as the ledger
@@ -82,26 +59,33 @@ enum DuplicateRules {
     }
 }
 
-extension DuplicateRules.Content {
-    /// The value of `field`.
-    func value(of field: DuplicateRules.Field) -> DuplicateRules.Value {
-        switch field {
-        case .transactionID: return .text(Array(transactionID.utf8))
-        case .originalTransactionID: return .text(originalTransactionID.map { Array($0.utf8) })
-        case .customerID: return .text(Array(customerID.utf8))
-        case .productID: return .text(Array(productID.utf8))
-        case .productType: return .text(Array(productType.rawValue.utf8))
-        case .purchaseDate: return .instant(purchaseDate)
-        case .expiresDate: return .instant(expiresDate)
-        case .revocationDate: return .instant(revocationDate)
-        case .ownership: return .text(Array(ownership.rawValue.utf8))
-        case .environment: return .text(Array(environment.rawValue.utf8))
-        case .price: return .text(price.map { Array($0.utf8) })
-        case .currency: return .text(currency.map { Array($0.utf8) })
-        case .renewalState: return .text(renewalState.map { Array($0.rawValue.utf8) })
-        case .gracePeriodExpiresDate: return .instant(gracePeriodExpiresDate)
-        case .isPromotional: return .flag(isPromotional)
-        case .termEnds: return .instant(termEnds)
+extension DuplicateRules.Field {
+    /// The field's value in `row`, whose texts lie in `batch`.
+    func value(of row: Transaction, in batch: TransactionBatch) -> DuplicateRules.Value {
+        func text(_ stored: TextRef) -> DuplicateRules.Value {
+            .text(stored.isAbsent ? nil : batch.withBytes(stored) { Array($0) })
+        }
+        func word(_ spelled: String?) -> DuplicateRules.Value { .text(spelled.map { Array($0.utf8) }) }
+        switch self {
+        case .isPromotional: return .flag(row.isPromotional)
+        case .termEnds: return .instant(row.termEnds)
+        case .record(let field):
+            switch field {
+            case .transactionID: return text(row.transactionID)
+            case .originalTransactionID: return text(row.originalTransactionID)
+            case .customerID: return text(row.customerID)
+            case .productID: return text(row.productID)
+            case .productType: return word(row.productType.rawValue)
+            case .purchaseDate: return .instant(row.purchaseDate)
+            case .expiresDate: return .instant(row.expiresDate)
+            case .revocationDate: return .instant(row.revocationDate)
+            case .ownershipType: return word(row.ownership.rawValue)
+            case .environment: return word(row.environment.rawValue)
+            case .price: return text(row.price)
+            case .currency: return text(row.currency)
+            case .renewalState: return word(row.renewalState?.rawValue)
+            case .gracePeriodExpiresDate: return .instant(row.gracePeriodExpiresDate)
+            }
         }
     }
 }

@@ -19,12 +19,14 @@ import Testing
     func oneFieldApart(field: DuplicateRules.Field) throws {
         var random = Xoshiro(seed: (23, 8, UInt64(DuplicateRules.Field.allCases.firstIndex(of: field) ?? 0), 1))
         for _ in 0..<400 {
-            let one = Self.draw(using: &random)
+            var drawn = TransactionBatch()
+            let one = Self.draw(in: &drawn, using: &random)
             var other = one
-            Self.change(field, of: &other, using: &random)
-            let (first, second) = try Self.hashes(one, other, using: &random)
-            #expect(!DuplicateRules.sameContent(one, other), "\(field): \(one) against \(other)")
-            #expect(first != second, "\(field): \(one) against \(other)")
+            Self.change(field, of: &other, in: &drawn, using: &random)
+            let (first, second) = try Self.hashes(one, other, of: drawn, using: &random)
+            let shown = "\(field): \(Self.shown(one, in: drawn)) against \(Self.shown(other, in: drawn))"
+            #expect(!DuplicateRules.sameContent(one, in: drawn, other, in: drawn), "\(shown)")
+            #expect(first.hash != second.hash, "\(shown)")
         }
     }
 
@@ -32,10 +34,13 @@ import Testing
     func copiesAreTheSame() throws {
         var random = Xoshiro(seed: (23, 8, 0, 2))
         for _ in 0..<2_000 {
-            let one = Self.draw(using: &random)
-            let (first, second) = try Self.hashes(one, one, using: &random)
-            #expect(DuplicateRules.sameContent(one, one))
-            #expect(first == second, "\(one)")
+            var drawn = TransactionBatch()
+            let one = Self.draw(in: &drawn, using: &random)
+            let (first, second) = try Self.hashes(one, one, of: drawn, using: &random)
+            let shown = Self.shown(one, in: drawn)
+            #expect(DuplicateRules.sameContent(one, in: drawn, second.row, in: second.batch), "\(shown)")
+            #expect(DuplicateRules.sameContent(first.row, in: first.batch, second.row, in: second.batch), "\(shown)")
+            #expect(first.hash == second.hash, "\(shown)")
         }
     }
 
@@ -44,16 +49,19 @@ import Testing
         var random = Xoshiro(seed: (23, 8, 0, 3))
         var outcomes = (same: 0, apart: 0)
         for _ in 0..<5_000 {
-            let one = Self.draw(using: &random)
+            var drawn = TransactionBatch()
+            let one = Self.draw(in: &drawn, using: &random)
             var other = one
             // None, one, or a few fields changed (a field changed twice may come back).
             for _ in 0..<Int.random(in: 0...3, using: &random) {
-                let field = DuplicateRules.Field.allCases.randomElement(using: &random) ?? .price
-                Self.change(field, of: &other, using: &random)
+                let field = DuplicateRules.Field.allCases.randomElement(using: &random) ?? .record(.price)
+                Self.change(field, of: &other, in: &drawn, using: &random)
             }
-            let same = DuplicateRules.sameContent(one, other)
-            let (first, second) = try Self.hashes(one, other, using: &random)
-            #expect((first == second) == same, "\(one) against \(other)")
+            let same = DuplicateRules.sameContent(one, in: drawn, other, in: drawn)
+            let (first, second) = try Self.hashes(one, other, of: drawn, using: &random)
+            #expect(
+                (first.hash == second.hash) == same,
+                "\(Self.shown(one, in: drawn)) against \(Self.shown(other, in: drawn))")
             if same { outcomes.same += 1 } else { outcomes.apart += 1 }
         }
         #expect(outcomes.same > 500 && outcomes.apart > 2_000, "the pairs exercise both: \(outcomes)")
@@ -64,12 +72,17 @@ import Testing
     @Test func everyPropertyOfATransactionIsAFieldOrNamedAsNone() {
         var random = Xoshiro(seed: (23, 8, 0, 4))
         var batch = TransactionBatch()
-        let content = Self.draw(using: &random)
-        let fields = DuplicateRules.Field.allCases.map { "\($0)" }
-        let properties = Mirror(reflecting: Self.transaction(content, in: &batch)).children.compactMap(\.label)
+        // Each field by its property's name: `Transaction` calls SPEC's `ownership_type` `ownership`.
+        let fields = DuplicateRules.Field.allCases.map { field -> String in
+            switch field {
+            case .record(.ownershipType): return "ownership"
+            case .record(let field): return "\(field)"
+            case .isPromotional: return "isPromotional"
+            case .termEnds: return "termEnds"
+            }
+        }
+        let properties = Mirror(reflecting: Self.draw(in: &batch, using: &random)).children.compactMap(\.label)
         #expect(Set(properties).subtracting(["storePlatform", "provenance"]) == Set(fields))
-        let plain = Mirror(reflecting: content).children.compactMap(\.label)
-        #expect(plain == fields, "DuplicateRules.Content holds the fields, in Field's order")
     }
 
     /// The SQL twin compares the warehouse's columns of exactly the rule's fields, and those are
@@ -94,6 +107,11 @@ import Testing
 
     // MARK: - Drawing rows
 
+    /// A transaction's texts, each where it lies in the batch that holds it.
+    private static var texts: [WritableKeyPath<Transaction, TextRef>] {
+        [\.transactionID, \.originalTransactionID, \.customerID, \.productID, \.price, \.currency]
+    }
+
     /// Short texts of a few letters in either case, digits, and an accented letter, so that
     /// case and Unicode's equivalent spellings come up.
     private static func text(using random: inout Xoshiro) -> String {
@@ -110,21 +128,36 @@ import Testing
         Int.random(in: 0..<3, using: &random) == 0 ? nil : value
     }
 
-    static func draw(using random: inout Xoshiro) -> DuplicateRules.Content {
-        DuplicateRules.Content(
-            transactionID: text(using: &random), originalTransactionID: maybe(text(using: &random), using: &random),
-            customerID: text(using: &random), productID: text(using: &random),
+    /// A transaction drawn with every field set or absent at random, its texts stored in `batch`.
+    static func draw(in batch: inout TransactionBatch, using random: inout Xoshiro) -> Transaction {
+        var row = Transaction(
+            transactionID: batch.store(text(using: &random)), originalTransactionID: .absent,
+            customerID: batch.store(text(using: &random)), productID: batch.store(text(using: &random)),
             productType: ProductType.allCases.randomElement(using: &random) ?? .consumable,
             purchaseDate: instant(using: &random), expiresDate: maybe(instant(using: &random), using: &random),
             revocationDate: maybe(instant(using: &random), using: &random),
             ownership: OwnershipType.allCases.randomElement(using: &random) ?? .purchased,
-            environment: Environment.allCases.randomElement(using: &random) ?? .production,
-            price: maybe(String(Int.random(in: 0...9_999, using: &random)) + ".99", using: &random),
-            currency: maybe(["USD", "EUR", "JPY"].randomElement(using: &random) ?? "USD", using: &random),
+            environment: Environment.allCases.randomElement(using: &random) ?? .production, price: .absent,
+            currency: .absent,
             renewalState: maybe(RenewalState.allCases.randomElement(using: &random) ?? .subscribed, using: &random),
-            gracePeriodExpiresDate: maybe(instant(using: &random), using: &random),
-            isPromotional: .random(using: &random),
-            termEnds: maybe(instant(using: &random), using: &random))
+            gracePeriodExpiresDate: maybe(instant(using: &random), using: &random))
+        if let original = maybe(text(using: &random), using: &random) {
+            row.originalTransactionID = batch.store(original)
+        }
+        if let price = maybe(String(Int.random(in: 0...9_999, using: &random)) + ".99", using: &random) {
+            row.price = batch.store(price)
+        }
+        if let currency = maybe(["USD", "EUR", "JPY"].randomElement(using: &random) ?? "USD", using: &random) {
+            row.currency = batch.store(currency)
+        }
+        row.isPromotional = .random(using: &random)
+        row.termEnds = maybe(instant(using: &random), using: &random)
+        return row
+    }
+
+    /// `row` spelled out with its texts, for a failure's message.
+    private static func shown(_ row: Transaction, in batch: TransactionBatch) -> String {
+        DuplicateRules.Field.allCases.map { "\($0)=\($0.value(of: row, in: batch))" }.joined(separator: " ")
     }
 
     /// Another text, apart in its bytes: in another case, one byte longer, or `é` spelled as
@@ -135,12 +168,6 @@ import Testing
         case 1 where text.uppercased() != text: return text.uppercased()
         default: return text + "z"
         }
-    }
-
-    /// None for a text, or another; a text for none.
-    private static func otherTextOrNone(_ text: String?, using random: inout Xoshiro) -> String? {
-        guard let text else { return self.text(using: &random) }
-        return Bool.random(using: &random) ? nil : otherText(text, using: &random)
     }
 
     /// Another instant: a microsecond or a day apart.
@@ -166,67 +193,69 @@ import Testing
         return Bool.random(using: &random) ? nil : otherCase(state, using: &random)
     }
 
-    /// `content` with `field` changed to another value.
+    /// `row` with `field` changed to another value, a changed text stored in `batch`.
     static func change(
-        _ field: DuplicateRules.Field, of content: inout DuplicateRules.Content, using random: inout Xoshiro
+        _ field: DuplicateRules.Field, of row: inout Transaction, in batch: inout TransactionBatch,
+        using random: inout Xoshiro
     ) {
+        /// Another text for a present one; for an optional one, sometimes none, and a text for none.
+        func other(_ stored: TextRef, optional: Bool = false) -> TextRef {
+            guard let text = batch.string(stored) else { return batch.store(self.text(using: &random)) }
+            if optional && Bool.random(using: &random) { return .absent }
+            return batch.store(otherText(text, using: &random))
+        }
         switch field {
-        case .transactionID: content.transactionID = otherText(content.transactionID, using: &random)
-        case .originalTransactionID:
-            content.originalTransactionID = otherTextOrNone(content.originalTransactionID, using: &random)
-        case .customerID: content.customerID = otherText(content.customerID, using: &random)
-        case .productID: content.productID = otherText(content.productID, using: &random)
-        case .productType: content.productType = otherCase(content.productType, using: &random)
-        case .purchaseDate: content.purchaseDate = otherInstant(content.purchaseDate, using: &random)
-        case .expiresDate: content.expiresDate = otherInstantOrNone(content.expiresDate, using: &random)
-        case .revocationDate: content.revocationDate = otherInstantOrNone(content.revocationDate, using: &random)
-        case .ownership: content.ownership = otherCase(content.ownership, using: &random)
-        case .environment: content.environment = otherCase(content.environment, using: &random)
-        case .price: content.price = otherTextOrNone(content.price, using: &random)
-        case .currency: content.currency = otherTextOrNone(content.currency, using: &random)
-        case .renewalState: content.renewalState = otherStateOrNone(content.renewalState, using: &random)
-        case .gracePeriodExpiresDate:
-            content.gracePeriodExpiresDate = otherInstantOrNone(content.gracePeriodExpiresDate, using: &random)
-        case .isPromotional: content.isPromotional.toggle()
-        case .termEnds: content.termEnds = otherInstantOrNone(content.termEnds, using: &random)
+        case .isPromotional: row.isPromotional.toggle()
+        case .termEnds: row.termEnds = otherInstantOrNone(row.termEnds, using: &random)
+        case .record(.transactionID): row.transactionID = other(row.transactionID)
+        case .record(.originalTransactionID):
+            row.originalTransactionID = other(row.originalTransactionID, optional: true)
+        case .record(.customerID): row.customerID = other(row.customerID)
+        case .record(.productID): row.productID = other(row.productID)
+        case .record(.productType): row.productType = otherCase(row.productType, using: &random)
+        case .record(.purchaseDate): row.purchaseDate = otherInstant(row.purchaseDate, using: &random)
+        case .record(.expiresDate): row.expiresDate = otherInstantOrNone(row.expiresDate, using: &random)
+        case .record(.revocationDate): row.revocationDate = otherInstantOrNone(row.revocationDate, using: &random)
+        case .record(.ownershipType): row.ownership = otherCase(row.ownership, using: &random)
+        case .record(.environment): row.environment = otherCase(row.environment, using: &random)
+        case .record(.price): row.price = other(row.price, optional: true)
+        case .record(.currency): row.currency = other(row.currency, optional: true)
+        case .record(.renewalState): row.renewalState = otherStateOrNone(row.renewalState, using: &random)
+        case .record(.gracePeriodExpiresDate):
+            row.gracePeriodExpiresDate = otherInstantOrNone(row.gracePeriodExpiresDate, using: &random)
         }
     }
 
     // MARK: - The ledger's hash
 
-    /// `content` as a transaction of `batch`, its texts stored there, with a store and a
-    /// provenance that are no content.
-    private static func transaction(
-        _ content: DuplicateRules.Content, in batch: inout TransactionBatch,
-        store: Platform? = nil, provenance: TransactionProvenance = TransactionProvenance(shape: .canonical)
-    ) -> Transaction {
-        func stored(_ text: String?) -> TextRef { text.map { batch.store($0) } ?? .absent }
-        return Transaction(
-            transactionID: stored(content.transactionID), originalTransactionID: stored(content.originalTransactionID),
-            customerID: stored(content.customerID), productID: stored(content.productID),
-            productType: content.productType, purchaseDate: content.purchaseDate, expiresDate: content.expiresDate,
-            revocationDate: content.revocationDate, ownership: content.ownership, environment: content.environment,
-            price: stored(content.price), currency: stored(content.currency), renewalState: content.renewalState,
-            gracePeriodExpiresDate: content.gracePeriodExpiresDate, storePlatform: store,
-            isPromotional: content.isPromotional, provenance: provenance, termEnds: content.termEnds)
-    }
-
-    /// The content hashes a batch takes of `one` and `other`, each appended as a row (`other`
-    /// after some text of its own, so no two texts lie at one place), each with a store and a
-    /// shape drawn apart.
+    /// `one` and `other`, whose texts lie in `drawn`, each appended to a new batch as a row
+    /// (its texts copied after some text of its own, so no two texts lie at one place), with a
+    /// store and a shape drawn apart: the rows as the batch holds them, and the content hash it
+    /// took of each.
     private static func hashes(
-        _ one: DuplicateRules.Content, _ other: DuplicateRules.Content, using random: inout Xoshiro
-    ) throws -> (UInt64, UInt64) {
+        _ one: Transaction, _ other: Transaction, of drawn: TransactionBatch, using random: inout Xoshiro
+    ) throws -> (Hashed, Hashed) {
         var batch = TransactionBatch()
-        for content in [one, other] {
+        for var row in [one, other] {
             _ = batch.store(text(using: &random))
-            let shape = TransactionShape.allCases.randomElement(using: &random) ?? .canonical
-            let row = transaction(
-                content, in: &batch, store: Platform.allCases.randomElement(using: &random),
-                provenance: TransactionProvenance(shape: shape))
+            for text in texts where !row[keyPath: text].isAbsent {
+                row[keyPath: text] = batch.store(drawn.string(row[keyPath: text]) ?? "")
+            }
+            row.storePlatform = Platform.allCases.randomElement(using: &random)
+            row.provenance = TransactionProvenance(
+                shape: TransactionShape.allCases.randomElement(using: &random) ?? .canonical)
             batch.append(row)
         }
-        #expect(batch.hashes.count == 2)
-        return (try #require(batch.hashes.first).content, try #require(batch.hashes.last).content)
+        #expect(batch.hashes.count == 2 && batch.rows.count == 2)
+        let first = Hashed(row: batch.rows[0], batch: batch, hash: try #require(batch.hashes.first).content)
+        let second = Hashed(row: batch.rows[1], batch: batch, hash: try #require(batch.hashes.last).content)
+        return (first, second)
+    }
+
+    /// A row as a batch holds it, and the content hash the batch took of it.
+    private struct Hashed {
+        var row: Transaction
+        var batch: TransactionBatch
+        var hash: UInt64
     }
 }
