@@ -41,6 +41,7 @@ enum JSONDocuments {
     private static func units(_ bytes: [UInt8], line: Int, open: inout Int?) -> [Unit] {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return JSONParser.parsing(bytes, line: line, start: start) { parser in
+            parser.remembersTexts = true
             parser.skipWhitespace()
             var units: [Unit] = []
             if parser.current == UInt8(ascii: "[") {

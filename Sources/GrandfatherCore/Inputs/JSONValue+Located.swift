@@ -35,9 +35,10 @@ extension JSONValue {
         /// Whether the value is an object.
         var isObject: Bool { value.members != nil }
 
-        /// The elements of an array, else `nil`.
-        var elements: [Located]? {
-            value.elements?.map { child($0.value, line: $0.line) }
+        /// The elements of an array, else `nil`: located as they are reached, not copied into
+        /// a list of their own (one a record, for a record's one line item).
+        var elements: LazyMapCollection<[JSONElement], Located>? {
+            value.elements.map { elements in elements.lazy.map { child($0.value, line: $0.line) } }
         }
 
         /// The value of the first member named `key`; `nil` when absent or not an object.

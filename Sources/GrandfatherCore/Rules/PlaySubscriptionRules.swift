@@ -302,6 +302,8 @@ enum PlaySubscriptionRules {
             var onPath: [Int]
             /// The places of each loop that names no customer.
             var namelessLoops: [[Int]] = []
+            /// The walk under way: one list for every walk, not one made for each of millions.
+            private var path: [Int] = []
 
             init(count: Int) {
                 root = Array(repeating: nil, count: count)
@@ -313,7 +315,7 @@ enum PlaySubscriptionRules {
             /// Resolves every place from `start` up to the first one resolved already, the end
             /// of its chain, or a loop.
             mutating func walk(from start: Int, snapshots: [Snapshot], link: [Int?]) {
-                var path: [Int] = []
+                path.removeAll(keepingCapacity: true)
                 var current = start
                 // What the token above the path's last one gives it.
                 var above: (root: String, depth: Int, named: Int?)
@@ -379,17 +381,24 @@ enum PlaySubscriptionRules {
             }
         }
 
-        /// For each place, `Below`, worked out from the deepest tokens up (depths bucketed, not
-        /// sorted).
+        /// For each place, `Below`, worked out from the deepest tokens up (depths counted out
+        /// into one list, not sorted, nor a list made per depth: a chain has as many depths as
+        /// tokens).
         private static func nearestBelow(nodes: [Int], snapshots: [Snapshot], link: [Int?], up: Up) -> [Below?] {
             var below = [Below?](repeating: nil, count: snapshots.count)
-            var byDepth: [[Int]] = []
+            let deepest = nodes.reduce(0) { max($0, up.depth[$1]) }
+            // `starts[k]`: where the nodes `k` levels above the deepest begin in `order`, each
+            // level's in the nodes' order.
+            var starts = [Int](repeating: 0, count: deepest + 2)
+            for node in nodes where up.depth[node] > 0 { starts[deepest - up.depth[node] + 1] += 1 }
+            for level in starts.indices.dropFirst() { starts[level] += starts[level - 1] }
+            var order = [Int](repeating: 0, count: starts[deepest + 1])
             for node in nodes where up.depth[node] > 0 {
-                let depth = up.depth[node]
-                if byDepth.count <= depth { byDepth += Array(repeating: [], count: depth + 1 - byDepth.count) }
-                byDepth[depth].append(node)
+                let level = deepest - up.depth[node]
+                order[starts[level]] = node
+                starts[level] += 1
             }
-            for child in byDepth.reversed().joined() {
+            for child in order {
                 guard let parent = link[child] else { continue }
                 var offer: Below?
                 if snapshots[child].customerID != nil {

@@ -9,6 +9,12 @@ public struct JSONParser {
     public private(set) var index: Int
     public private(set) var line: Int
     private var lineStart: Int
+    /// Where a parser over many records keeps the texts it read lately (`remembersTexts`).
+    private var recent: RecentTexts?
+    /// The members of the objects being parsed, inner ones above outer ones: each object's
+    /// list is made once, at its size, when it closes (appending to a list of its own would
+    /// grow it, reallocating, several times an object).
+    private var openMembers: [JSONMember] = []
 
     /// Creates a parser over `bytes` from `start`, which is on `line`; columns count from
     /// `lineStart` (by default `start`: the parser starts a line).
@@ -20,6 +26,14 @@ public struct JSONParser {
     }
 
     var column: Int { index - lineStart + 1 }
+
+    /// Whether a text read again is the string read before: worth it for a parser over a
+    /// file of records, each of which repeats the others' keys (`RecentTexts`), not for one
+    /// over a single value.
+    public var remembersTexts: Bool {
+        get { recent != nil }
+        set { recent = newValue ? (recent ?? RecentTexts()) : nil }
+    }
 
     /// A place in the bytes to come back to, with the line count there.
     public struct Mark {
@@ -110,8 +124,10 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         index += 1
-        var members: [JSONMember] = []
-        if consume(UInt8(ascii: "}")) { return .object(members) }
+        if consume(UInt8(ascii: "}")) { return .object([]) }
+        if openMembers.capacity == 0 { openMembers.reserveCapacity(32) }
+        let base = openMembers.count
+        defer { openMembers.removeSubrange(base...) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -123,12 +139,12 @@ public struct JSONParser {
             let valueLine = line
             let valueColumn = column
             let value = try parseValue(depth: depth)
-            members.append(
+            openMembers.append(
                 JSONMember(
                     key: key, value: value, line: keyLine, column: keyColumn, valueLine: valueLine,
                     valueColumn: valueColumn))
             if consume(UInt8(ascii: ",")) { continue }
-            if consume(UInt8(ascii: "}")) { return .object(members) }
+            if consume(UInt8(ascii: "}")) { return .object(Array(openMembers[base...])) }
             throw error("expected ',' or '}' in object")
         }
     }
@@ -253,7 +269,10 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if ascii { return String(decoding: raw, as: UTF8.self) }
+                if ascii {
+                    if RecentTexts.kept.contains(raw.count), let text = recent?.text(raw) { return text }
+                    return String(decoding: raw, as: UTF8.self)
+                }
                 guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
                 return text
             }

@@ -2,7 +2,7 @@
 /// each value inside it stands in the file (for one-line errors and each row's line). The one
 /// JSON tree every reader shares: the policy, a JWS's header and payload, every App Store
 /// shape.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case object([JSONMember])
     case array([JSONElement])
     case string(String)

@@ -154,7 +154,7 @@ extension AppStoreReading {
                 }
             }
         }
-        for entry in pending?.elements ?? [] {
+        for entry in pending?.elements.map(Array.init) ?? [] {
             guard let subscription = entry["original_transaction_id"]?.text else {
                 rows.others.append(
                     .rejected(line: entry.line, reason: "pending_renewal_info entry names no original_transaction_id"))

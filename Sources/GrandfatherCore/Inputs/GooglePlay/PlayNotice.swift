@@ -68,7 +68,7 @@ enum PlayNotice {
         guard let list = value[key] else { return .success([value]) }
         if list.value == .null { return .success([]) }
         guard let entries = list.elements else { return .failure(Problem("\(key) is \(list.typeName), not an array")) }
-        return .success(entries)
+        return .success(Array(entries))
     }
 
     /// Reads a voided purchase.

@@ -34,18 +34,19 @@ enum PlaySubscriptionMapping {
         }
     }
 
-    /// The response's transactions (one per line item), or what became of it instead; and the
+    /// The response's transactions (one per line item), each handed to `body` (no list made
+    /// for each of millions of responses); what became of it instead, if anything; and the
     /// customer they were given when no token of their chain names one.
     /// - Parameter productTypes: the policy's `products[id].type`, which outranks the plan.
     static func transactions(
         at place: Int, of standing: PlaySubscriptionRules.Standing, chains: PlaySubscriptionRules.Chains,
-        notices: PlaySubscriptionRules.NoticeFold, productTypes: [String: ProductType]
-    ) -> (transactions: [Mapped], use: PlaySubscriptionRules.Use?, unlinked: String?) {
+        notices: PlaySubscriptionRules.NoticeFold, productTypes: [String: ProductType], _ body: (Mapped) -> Void
+    ) -> (use: PlaySubscriptionRules.Use?, unlinked: String?) {
         let snapshot = standing.snapshots[place]
-        guard standing.stands(place) else { return ([], .superseded, nil) }
-        guard !snapshot.state.isPending else { return ([], .noted, nil) }
-        guard let start = snapshot.start else { return ([], .rejected("startTime is missing"), nil) }
-        guard !snapshot.items.isEmpty else { return ([], .rejected("lineItems is empty"), nil) }
+        guard standing.stands(place) else { return (.superseded, nil) }
+        guard !snapshot.state.isPending else { return (.noted, nil) }
+        guard let start = snapshot.start else { return (.rejected("startTime is missing"), nil) }
+        guard !snapshot.items.isEmpty else { return (.rejected("lineItems is empty"), nil) }
         let root = chains.root(at: place)
         var unlinked: String?
         let customer: String
@@ -57,7 +58,7 @@ enum PlaySubscriptionMapping {
         }
         let revoked = notices.voids.isEmpty ? nil : notices.voids[snapshot.token]
         let graceBegan = notices.graceStarts.isEmpty ? nil : notices.graceStarts[snapshot.token]
-        let mapped = snapshot.items.map { item in
+        for item in snapshot.items {
             var record = MappedTransaction(
                 productType: item.renews ? .autoRenewable : .nonRenewing, typeSource: .playSubscription,
                 purchaseDate: start, expiresDate: item.expiry, revocationDate: revoked,
@@ -77,8 +78,8 @@ enum PlaySubscriptionMapping {
                 transactionID: snapshot.items.count == 1 ? snapshot.token : "\(snapshot.token):\(item.productID)",
                 originalTransactionID: root, customerID: customer, productID: item.productID, price: item.price,
                 currency: item.currency)
-            return Mapped(record: record, texts: texts)
+            body(Mapped(record: record, texts: texts))
         }
-        return (mapped, nil, unlinked)
+        return (nil, unlinked)
     }
 }

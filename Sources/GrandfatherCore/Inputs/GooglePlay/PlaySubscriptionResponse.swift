@@ -53,15 +53,24 @@ enum PlaySubscriptionResponse {
     /// The responses a top-level value holds: the value itself; the response inside a record
     /// that names its token; or each member of an object keyed by token.
     static func entries(_ value: JSONValue.Located) -> [Entry] {
+        var entries: [Entry] = []
+        forEachEntry(value) { entries.append($0) }
+        return entries
+    }
+
+    /// `entries(_:)` handed to `body` one at a time: no list made for each of a file's records.
+    static func forEachEntry(_ value: JSONValue.Located, _ body: (Entry) -> Void) {
         guard !isResponse(value), let members = value.value.members, !members.isEmpty else {
-            return [Entry(body: value)]
+            return body(Entry(body: value))
         }
         if members.contains(where: { tokenKeys.contains($0.key) }),
             let inner = members.first(where: { isResponse(JSONValue.Located($0.value, line: 0)) })
         {
-            return [Entry(record: value, body: JSONValue.Located(inner.value, line: value.line))]
+            return body(Entry(record: value, body: JSONValue.Located(inner.value, line: value.line)))
         }
-        return members.map { Entry(token: $0.key, body: JSONValue.Located($0.value, line: $0.valueLine)) }
+        for member in members {
+            body(Entry(token: member.key, body: JSONValue.Located(member.value, line: member.valueLine)))
+        }
     }
 
     struct Problem: Error, Equatable {

@@ -74,8 +74,8 @@ enum PlaySubscriptionSource: InputSource {
     /// then streams the notifications and voids, each weighed as it is read
     /// (`PlaySubscriptionRules.NoticeFold`) and counted, none kept: memory holds the responses,
     /// a piece of a file, a fingerprint per message and two instants per token, whatever the
-    /// notices' number. Each record is read alone (`JSONDocuments.stream`'s `map`); what
-    /// is folded together is folded in the run's order.
+    /// notices' number. Each record is read alone, as it is streamed; what is folded together
+    /// is folded in the run's order.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
         guard !inputs.isEmpty else { return outcome }
@@ -86,11 +86,8 @@ enum PlaySubscriptionSource: InputSource {
         var snapshots: [PlaySubscriptionRules.Snapshot] = []
         for (index, input) in inputs.enumerated() where input.detail as? Shape == .responses {
             var records: [(line: Int, read: Result<Int, Rejected>)] = []
-            let source = try JSONDocuments.stream(
-                at: input.description.path, what: "Google Play responses",
-                map: { Self.entries(of: $0, shape: .responses, sales: sales) }
-            ) { entries in
-                for read in entries {
+            let source = try JSONDocuments.stream(at: input.description.path, what: "Google Play responses") { unit in
+                Self.forEachEntry(of: unit, shape: .responses, sales: sales) { read in
                     let line = read.line
                     switch read.entry {
                     case .snapshot(var snapshot):
@@ -116,10 +113,8 @@ enum PlaySubscriptionSource: InputSource {
             var rejections: [Rejection] = []
             var rows = 0
             var duplicates = 0
-            let source = try JSONDocuments.stream(
-                at: path, what: "Google Play \(shape.format)", map: { Self.entries(of: $0, shape: shape, sales: sales) }
-            ) { entries in
-                for read in entries {
+            let source = try JSONDocuments.stream(at: path, what: "Google Play \(shape.format)") { unit in
+                Self.forEachEntry(of: unit, shape: shape, sales: sales) { read in
                     let line = read.line
                     rows += 1
                     switch read.entry {
@@ -186,9 +181,13 @@ enum PlaySubscriptionSource: InputSource {
                 continue
             case .success(let at): place = at
             }
+            let before = sink.rejections.count
             let weighed = PlaySubscriptionMapping.transactions(
                 at: place, of: weighing.standing, chains: weighing.chains, notices: weighing.notices,
-                productTypes: weighing.productTypes)
+                productTypes: weighing.productTypes
+            ) { mapped in
+                sink.accept(transaction: mapped.record, texts: mapped.texts, line: line)
+            }
             var rejection: Rejection?
             switch weighed.use {
             case .rejected(let reason)?: rejection = Rejection(file: path, line: line, reason: reason)
@@ -196,10 +195,6 @@ enum PlaySubscriptionSource: InputSource {
             case .noted?, nil: break
             }
             if let customer = weighed.unlinked { unlinked.insert(customer) }
-            let before = sink.rejections.count
-            for mapped in weighed.transactions {
-                sink.accept(transaction: mapped.record, texts: mapped.texts, line: line)
-            }
             // A row is rejected once, for the first reason found (a response's second line
             // item may fail a check its first passed). Rows may share a line: each counts.
             if rejection == nil, sink.rejections.count > before { rejection = sink.rejections[before] }
@@ -231,46 +226,49 @@ enum PlaySubscriptionSource: InputSource {
         return hash.value
     }
 
-    /// The entries one top-level value gives, each notification with its redelivery's
-    /// fingerprint: one whose `messageId` was seen already saying the same is a redelivery; one
-    /// that says something else under a seen `messageId` is weighed too, so that which file or
-    /// line came first never decides what a customer is.
-    private static func entries(of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy) -> [Located] {
+    /// The entries one top-level value gives, handed to `body` one at a time (no list made
+    /// for each of a file's records), each notification with its redelivery's fingerprint:
+    /// one whose `messageId` was seen already saying the same is a redelivery; one that says
+    /// something else under a seen `messageId` is weighed too, so that which file or line
+    /// came first never decides what a customer is.
+    private static func forEachEntry(
+        of unit: JSONDocuments.Unit, shape: Shape, sales: SalesPolicy, _ body: (Located) -> Void
+    ) {
         let value: JSONValue.Located
         switch unit {
-        case .rejected(let line, let reason): return [Located(line, .rejected(reason))]
+        case .rejected(let line, let reason): return body(Located(line, .rejected(reason)))
         case .element(let element): value = element
         }
         switch shape {
         case .responses:
-            return PlaySubscriptionResponse.entries(value).map { entry in
+            PlaySubscriptionResponse.forEachEntry(value) { entry in
                 switch PlaySubscriptionResponse.read(entry, sales: sales) {
-                case .success(let snapshot): Located(entry.body.line, .snapshot(snapshot))
-                case .failure(let problem): Located(entry.body.line, .rejected(problem.reason))
+                case .success(let snapshot): body(Located(entry.body.line, .snapshot(snapshot)))
+                case .failure(let problem): body(Located(entry.body.line, .rejected(problem.reason)))
                 }
             }
         case .notifications:
             switch PlayNotice.notificationEntries(value) {
-            case .failure(let problem): return [Located(value.line, .rejected(problem.reason))]
+            case .failure(let problem): body(Located(value.line, .rejected(problem.reason)))
             case .success(let list):
-                return list.map { entry in
+                for entry in list {
                     switch PlayNotice.notification(entry, sales: sales) {
                     case .success(.notice(let notice, let messageID)):
-                        Located(entry.line, .notice(notice, redelivery: messageID.map { redelivery($0, notice) }))
-                    case .success(.noted): Located(entry.line, .noted)
-                    case .failure(let problem): Located(entry.line, .rejected(problem.reason))
+                        body(Located(entry.line, .notice(notice, redelivery: messageID.map { redelivery($0, notice) })))
+                    case .success(.noted): body(Located(entry.line, .noted))
+                    case .failure(let problem): body(Located(entry.line, .rejected(problem.reason)))
                     }
                 }
             }
         case .voided:
             switch PlayNotice.voidedEntries(value) {
-            case .failure(let problem): return [Located(value.line, .rejected(problem.reason))]
+            case .failure(let problem): body(Located(value.line, .rejected(problem.reason)))
             case .success(let list):
-                return list.map { entry in
+                for entry in list {
                     switch PlayNotice.voided(entry) {
-                    case .success(.notice(let notice, _)): Located(entry.line, .notice(notice, redelivery: nil))
-                    case .success(.noted): Located(entry.line, .noted)
-                    case .failure(let problem): Located(entry.line, .rejected(problem.reason))
+                    case .success(.notice(let notice, _)): body(Located(entry.line, .notice(notice, redelivery: nil)))
+                    case .success(.noted): body(Located(entry.line, .noted))
+                    case .failure(let problem): body(Located(entry.line, .rejected(problem.reason)))
                     }
                 }
             }
