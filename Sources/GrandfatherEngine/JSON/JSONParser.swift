@@ -144,8 +144,20 @@ public struct JSONParser {
                     key: key, value: value, line: keyLine, column: keyColumn, valueLine: valueLine,
                     valueColumn: valueColumn))
             if consume(UInt8(ascii: ",")) { continue }
-            if consume(UInt8(ascii: "}")) { return .object(Array(openMembers[base...])) }
+            if consume(UInt8(ascii: "}")) { return .object(closeObject(from: base)) }
             throw error("expected ',' or '}' in object")
+        }
+    }
+
+    /// The members on the stack from `base`, moved off it into a list of their own (no
+    /// retain and release each, as copying them out and then dropping them would cost).
+    private mutating func closeObject(from base: Int) -> [JSONMember] {
+        let count = openMembers.count - base
+        return [JSONMember](unsafeUninitializedCapacity: count) { members, initialized in
+            for place in stride(from: count - 1, through: 0, by: -1) {
+                members.initializeElement(at: place, to: openMembers.removeLast())
+            }
+            initialized = count
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The ASCII texts of 16 to 64 bytes a parser read lately, by a hash of their bytes: keys,
 /// states and dates that a file of records repeats on every line. A text read again is the
 /// string read before, retained, where a new one would be an allocation (Swift keeps texts of
@@ -20,7 +22,10 @@ struct RecentTexts {
         for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         let slot = Int(hash % UInt32(Self.slotCount))
         if var held = slots[slot], held.utf8.count == raw.count {
-            let same = held.withUTF8 { $0.elementsEqual(raw) }
+            let same = held.withUTF8 { stored in
+                guard let stored = stored.baseAddress, let given = raw.baseAddress else { return false }
+                return memcmp(stored, given, raw.count) == 0
+            }
             if same { return held }
         }
         let text = String(decoding: raw, as: UTF8.self)
