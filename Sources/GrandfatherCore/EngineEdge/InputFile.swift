@@ -1,3 +1,4 @@
+import Dispatch
 import GrandfatherEngine
 
 /// Inputs opened and read as bytes (`ByteSource`), failing as the run fails.
@@ -23,6 +24,33 @@ enum InputFile {
     /// `ByteSource.sha256()`: the digest of the file as on disk.
     static func sha256(of source: ByteSource) throws(GrandfatherError) -> String {
         try EngineEdge.converting { () throws(EngineError) in try source.sha256() }
+    }
+
+    /// `ByteSource.sha256(ofFileAt:)` of each of `paths`, taken on another thread while the caller
+    /// reads them (each digest reads its file again, and a source that parses on one core
+    /// leaves the other idle): `take` waits for them.
+    static func digestsInBackground(of paths: [String]) -> Digests {
+        let digests = Digests(count: paths.count)
+        DispatchQueue.global().async(group: digests.group) {
+            for (index, path) in paths.enumerated() {
+                digests.slots.store(index, Result { () throws(EngineError) in try ByteSource.sha256(ofFileAt: path) })
+            }
+        }
+        return digests
+    }
+
+    /// The digests `digestsInBackground(of:)` takes.
+    final class Digests: Sendable {
+        fileprivate let slots: ResultSlots<String, EngineError>
+        fileprivate let group = DispatchGroup()
+
+        fileprivate init(count: Int) { slots = ResultSlots(count: count) }
+
+        /// The digest of the path at `index`, once taken.
+        func take(_ index: Int) throws(GrandfatherError) -> String {
+            group.wait()
+            return try EngineEdge.converting { () throws(EngineError) in try slots.take(index) }
+        }
     }
 
     /// `ByteSource.contentSHA256()`: the digest of the text as read (inflated, decoded).

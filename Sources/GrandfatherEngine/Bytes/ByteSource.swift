@@ -92,6 +92,18 @@ public final class ByteSource: @unchecked Sendable {
     /// SHA-256 of the file's bytes as on disk (hex; compressed, for a compressed file), read
     /// in chunks: reports pair it with the path, so anyone can check it against the file.
     public func sha256() throws(EngineError) -> String {
+        try Self.sha256(of: stored, path: path)
+    }
+
+    /// `sha256()` of the file at `path`, opened for that alone and never inflated: a digest
+    /// taken on another thread while the file is read.
+    public static func sha256(ofFileAt path: String) throws(EngineError) -> String {
+        let (stored, _) = try ReadableFile.open(path, as: .input)
+        defer { close(stored) }
+        return try sha256(of: stored, path: path)
+    }
+
+    private static func sha256(of stored: Int32, path: String) throws(EngineError) -> String {
         var hasher = SHA256()
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         var offset = 0

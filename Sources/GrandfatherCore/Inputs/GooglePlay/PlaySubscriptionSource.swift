@@ -63,6 +63,8 @@ enum PlaySubscriptionSource: InputSource {
     private struct FileRead {
         var input: RecognizedInput
         var source: ByteSource
+        /// `source`'s SHA-256, taken while it was parsed.
+        var digest: String
         var records: [(line: Int, read: Result<Int, Rejected>)]
     }
 
@@ -84,6 +86,8 @@ enum PlaySubscriptionSource: InputSource {
         var reports: [Int: (InputReport, [Rejection])] = [:]
         var files: [(index: Int, file: FileRead)] = []
         var snapshots: [PlaySubscriptionRules.Snapshot] = []
+        let responses = inputs.filter { $0.detail as? Shape == .responses }
+        let digests = InputFile.digestsInBackground(of: responses.map(\.description.path))
         for (index, input) in inputs.enumerated() where input.detail as? Shape == .responses {
             var records: [(line: Int, read: Result<Int, Rejected>)] = []
             let source = try JSONDocuments.stream(at: input.description.path, what: "Google Play responses") { unit in
@@ -100,7 +104,8 @@ enum PlaySubscriptionSource: InputSource {
                 }
             }
             stream.meter?.advance(bytes: source.size, rows: records.count)
-            files.append((index, FileRead(input: input, source: source, records: records)))
+            let digest = try digests.take(files.count)
+            files.append((index, FileRead(input: input, source: source, digest: digest, records: records)))
         }
         let standing = PlaySubscriptionRules.Standing(snapshots)
         snapshots = []
@@ -171,7 +176,7 @@ enum PlaySubscriptionSource: InputSource {
         var rejections: [Rejection] = []
         var report = InputReport(
             path: path, format: PlaySubscriptionSource.Shape.responses.format, kind: file.input.description.kind,
-            sizeBytes: Int64(file.source.storedSize), sha256: try InputFile.sha256(of: file.source),
+            sizeBytes: Int64(file.source.storedSize), sha256: file.digest,
             rowsRead: file.records.count, rowsAccepted: 0, rowsRejected: 0, exactDuplicates: 0, sandboxRows: 0)
         for (line, read) in file.records {
             let place: Int
