@@ -31,7 +31,7 @@ import Testing
 
     static let claims = """
         customer_id,order_number
-        alice,GPA.1
+        alice, GPA.1
         bob,GPA.2
         carol,GPA.9
         dan,GPA.4

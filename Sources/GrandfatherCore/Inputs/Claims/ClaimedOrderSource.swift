@@ -56,8 +56,8 @@ enum ClaimedOrderSource: InputSource {
         text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
     }
 
-    /// A header name without the white space around it (an order number is never trimmed:
-    /// one pasted with U+00A0 around it is refused by the one rule, `TextBytes`).
+    /// `text` without the white space around it: spaces and tabs, and the no-break spaces a
+    /// number pasted from a web page brings (U+00A0, U+202F…).
     static func trimmed(_ text: String) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
@@ -75,15 +75,16 @@ enum ClaimedOrderSource: InputSource {
 
         mutating func accept(_ row: RawRow) {
             rowsRead += 1
-            // Order numbers are copied by hand from a payments page: one pasted with spaces
-            // around it is refused by the one rule, never trimmed into another number.
-            for field in 0..<columns.count {
-                if let problem = row.problem(field, as: .identifier) {
-                    return refuse(row.line, field: field, problem.reason(columns[field]))
+            // Order numbers are copied by hand from a payments page: surrounding spaces are no part.
+            guard let id = row.text(0) else { return refuse(row.line, field: 0, "customer_id is empty") }
+            guard let order = row.text(1).map(trimmed), !order.isEmpty else {
+                return refuse(row.line, field: 1, "order_number is empty")
+            }
+            for (field, text) in [(0, id), (1, order)] {
+                if let problem = IngestSink.problem(text, named: columns[field]) {
+                    return refuse(row.line, field: field, problem)
                 }
             }
-            guard let id = row.text(0) else { return refuse(row.line, field: 0, "customer_id is empty") }
-            guard let order = row.text(1) else { return refuse(row.line, field: 1, "order_number is empty") }
             let claim = ClaimedOrderRules.Claim(customerID: id, order: order)
             if seen.insert(claim).inserted { claims.append(claim) } else { repeated += 1 }
         }

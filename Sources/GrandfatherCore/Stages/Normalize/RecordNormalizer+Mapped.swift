@@ -15,7 +15,10 @@ extension RecordNormalizer {
             guard let text = TransactionText(rawValue: raw) else { continue }
             let field = text.field.name
             let result: Result<TextRef, RowProblem>? = texts.read(text) { bytes in
-                if let problem = TextBytes.problem(bytes, as: text.kind) {
+                guard bytes.count <= RawRow.maximumFieldBytes else {
+                    return .failure(RowProblem(field: field, column: nil, reason: RawRow.overlong(field)))
+                }
+                if let problem = TextBytes.problem(bytes) {
                     return .failure(RowProblem(field: field, column: nil, reason: problem.reason(field)))
                 }
                 return .success(batch.store(bytes))
