@@ -65,6 +65,14 @@ enum TransactionText: Int, CaseIterable, Sendable {
     case price
     case currency
 
+    /// What it is to the one rule (`TextBytes`): the ids, and two other texts.
+    var kind: TextBytes.Kind {
+        switch self {
+        case .transactionID, .originalTransactionID, .customerID, .productID: return .identifier
+        case .price, .currency: return .value
+        }
+    }
+
     /// The canonical field it fills, whose name a problem with it gives.
     var field: TransactionField {
         switch self {

@@ -8,19 +8,25 @@ public enum ASCII {
         return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
     }
 
-    /// Whether every byte is ASCII other than NUL (1…127): text that needs no further check.
+    /// Whether every byte is printable ASCII (a space up to `~`, 32…126): text that holds
+    /// nothing `TextBytes` refuses.
     public static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var offset = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while offset + 8 <= bytes.count {
             let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            // A byte of 0 borrows into its high bit; a byte of 128 or more has it set already.
-            if (word | (word &- 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 != 0 { return false }
+            // With every byte below 128 no sum carries into the next byte: a byte below 32
+            // stays below 128 when 96 is added, and only 127 reaches 128 when 1 is.
+            if word & highs != 0 || ~(word &+ 0x60 &* ones) & highs != 0 || (word &+ ones) & highs != 0 {
+                return false
+            }
             offset += 8
         }
         while offset < bytes.count {
             let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            if byte == 0 || byte & 0x80 != 0 { return false }
+            if byte < 0x20 || byte >= 0x7F { return false }
             offset += 1
         }
         return true

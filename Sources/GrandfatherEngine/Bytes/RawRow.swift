@@ -20,16 +20,9 @@ public struct RawRow {
         public static let boolean = -3
     }
 
-    /// A known field longer than this rejects the row: no id, enum value, timestamp or price
-    /// is anywhere near as long. Readers keep at most one byte more of any field, so that a
-    /// huge field costs no memory and is still seen to be too long.
-    public static let maximumFieldBytes = 1 << 16
-
-    /// Why a row whose field `name` is longer than `maximumFieldBytes` is rejected: the one
-    /// wording every reader gives, for every id and known field.
-    public static func overlong(_ name: String) -> String {
-        "\(name) is longer than \(maximumFieldBytes) bytes"
-    }
+    /// A known field longer than this rejects the row (`TextBytes.maximumBytes`, the one
+    /// rule's limit): readers keep at most one byte more of any field.
+    public static let maximumFieldBytes = TextBytes.maximumBytes
 
     /// The line the record starts on.
     public var line: Int = 0
@@ -80,6 +73,12 @@ public struct RawRow {
     /// source's checks then see the replacement character.
     public func text(_ field: Int) -> String? {
         has(field) ? String(decoding: bytes(field), as: UTF8.self) : nil
+    }
+
+    /// Why the one rule (`TextBytes`) refuses a field's text as a `kind`; `nil` when it is
+    /// absent or kept. Read before `text(_:)`, which repairs what this refuses.
+    public func problem(_ field: Int, as kind: TextBytes.Kind) -> TextBytes.Problem? {
+        has(field) ? TextBytes.problem(bytes(field), as: kind) : nil
     }
 
     /// The 1-based CSV column a field was read from; `nil` for JSON, or when it was not read.

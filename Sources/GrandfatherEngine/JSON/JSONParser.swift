@@ -285,7 +285,9 @@ public struct JSONParser {
                     if RecentTexts.kept.contains(raw.count), let text = recent?.text(raw) { return text }
                     return String(decoding: raw, as: UTF8.self)
                 }
-                guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                guard let text = String(validating: raw, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8")
+                }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -295,7 +297,7 @@ public struct JSONParser {
         }
         index = start - 1
         guard let text = String(validating: try parseStringBytes(), as: UTF8.self) else {
-            throw error("invalid UTF-8 in string")
+            throw error("a string is not valid UTF-8")
         }
         return text
     }
@@ -325,16 +327,27 @@ public struct JSONParser {
                 case UInt8(ascii: "t"): scalars.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code) {
-                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw error("unpaired surrogate") }
+                    if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
+                        let pair = index
                         index += 2
                         let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(code) {
-                        throw error("unpaired surrogate")
+                        if (0xDC00..<0xE000).contains(low) {
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            // Not its low half: that escape is read on its own.
+                            index = pair
+                        }
+                    }
+                    if (0xD800..<0xE000).contains(code) {
+                        // A lone surrogate, written in its own three-byte form as UTF-16 input's
+                        // is (`UTF16Transcoder`): not UTF-8, so the field holding it is refused
+                        // as invalid UTF-8 is (`TextBytes`), never read as U+FFFD.
+                        scalars.append(0xE0 | UInt8(code >> 12))
+                        scalars.append(0x80 | UInt8((code >> 6) & 0x3F))
+                        scalars.append(0x80 | UInt8(code & 0x3F))
+                        continue
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid escape") }
                     scalars.append(contentsOf: Array(String(Character(scalar)).utf8))

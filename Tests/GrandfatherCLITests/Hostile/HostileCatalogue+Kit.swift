@@ -158,7 +158,10 @@ extension HostileCatalogue {
             make: HostileCase.auditing("S_D_returns.txt", appleSalesReport([("Maps", "1"), ("Maps", "-5")]))),
         .read(
             "a claimed order number pasted with no-break spaces around it (U+00A0)", "51.16",
-            [.snapshot("SELECT count(*) FROM customer_flags WHERE flag = 'order_not_found'", is: "0")]
+            [
+                .rejected("order_number begins or ends with white space (U+00A0); values are never trimmed"),
+                .snapshot("SELECT count(*) FROM customer_flags WHERE flag = 'order_not_found'", is: "0"),
+            ]
         ) { cli in
             try cli.write(
                 "salesreport_202402.csv",
@@ -304,6 +307,13 @@ extension HostileCatalogue {
                 "u16.csv",
                 bytes: [0xFF, 0xFE] + littleEndian(Array("customer_id,platform\nc1,ios\nc2".utf16) + [0xD800])
                     + littleEndian(Array(",ios\nc3,ios\n".utf16)))),
+        .read(
+            "a canonical JSON customer whose `customer_id` holds a lone surrogate (`\\ud800`)", "51.16",
+            [.rejected("customer_id is not valid UTF-8"), .stdout("3 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "customers.jsonl",
+                #"{"customer_id": "c\ud800", "platform": "ios"}"# + "\n" + #"{"customer_id": "c2", "platform": "ios"}"#
+                    + "\n")),
         .read(
             "a canonical JSON customer whose `customer_id` is `true`", "51.16",
             [.rejected("customer_id holds true or false, not a value of its field"), .stdout("1 customer (")],

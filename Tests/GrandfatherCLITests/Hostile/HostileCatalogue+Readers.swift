@@ -27,7 +27,7 @@ extension HostileCatalogue {
         },
         .read(
             "a RevenueCat customer list whose `app_user_id` is 70,000 bytes", "33.11",
-            [.rejected("customer_id is longer than 65536 bytes")],
+            [.rejected("app_user_id is longer than 65536 bytes")],
             make: HostileCase.auditing("list.csv", "app_user_id,first_seen_at\n\(longID),2024-01-01T00:00:00Z\n")),
         .read(
             "a subscriber response whose `original_app_user_id` is 70,000 bytes", "33.11",

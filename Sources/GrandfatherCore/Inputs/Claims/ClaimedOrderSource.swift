@@ -56,10 +56,16 @@ enum ClaimedOrderSource: InputSource {
         text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? String(text.dropFirst().dropLast()) : text
     }
 
-    /// `text` without the white space around it: spaces and tabs, and the no-break spaces a
-    /// number pasted from a web page brings (U+00A0, U+202F…).
+    /// A header name without the white space around it (an order number is never trimmed:
+    /// one pasted with U+00A0 around it is refused by the one rule, `TextBytes`).
     static func trimmed(_ text: String) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// `text` without the ASCII spaces and tabs around it.
+    static func withoutBlanks(_ text: String) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }
 
     /// Takes each row's claim, or rejects it.
@@ -75,17 +81,22 @@ enum ClaimedOrderSource: InputSource {
 
         mutating func accept(_ row: RawRow) {
             rowsRead += 1
-            // Order numbers are copied by hand from a payments page: surrounding spaces are no part.
-            guard let id = row.text(0) else { return refuse(row.line, field: 0, "customer_id is empty") }
-            guard let order = row.text(1).map(trimmed), !order.isEmpty else {
-                return refuse(row.line, field: 1, "order_number is empty")
-            }
-            for (field, text) in [(0, id), (1, order)] {
-                if let problem = IngestSink.problem(text, named: columns[field]) {
-                    return refuse(row.line, field: field, problem)
+            var texts: [String] = []
+            for field in 0..<columns.count {
+                if let problem = row.problem(field, as: .identifier) {
+                    return refuse(row.line, field: field, problem.reason(columns[field]))
                 }
+                // The list is typed by hand (`c1, GPA.1`): the blanks a keyboard makes around a
+                // value are the format's, not the value's. What is left is judged again, so an
+                // invisible space a paste brings (U+00A0) is refused, never trimmed away.
+                let text = row.text(field).map(ClaimedOrderSource.withoutBlanks) ?? ""
+                if text.isEmpty { return refuse(row.line, field: field, "\(columns[field]) is empty") }
+                if let problem = TextBytes.problem(text, as: .identifier) {
+                    return refuse(row.line, field: field, problem.reason(columns[field]))
+                }
+                texts.append(text)
             }
-            let claim = ClaimedOrderRules.Claim(customerID: id, order: order)
+            let claim = ClaimedOrderRules.Claim(customerID: texts[0], order: texts[1])
             if seen.insert(claim).inserted { claims.append(claim) } else { repeated += 1 }
         }
 

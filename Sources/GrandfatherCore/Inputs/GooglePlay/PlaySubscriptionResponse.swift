@@ -115,7 +115,7 @@ enum PlaySubscriptionResponse {
             let linked = try member(body, "linkedPurchaseToken", "linkedPurchaseToken")
             // A state Google adds later is read as unspecified: the expiry still decides.
             let state =
-                try member(body, "subscriptionState", "subscriptionState")
+                try member(body, "subscriptionState", "subscriptionState", as: .value)
                 .flatMap(PlaySubscriptionRules.State.init(rawValue:)) ?? .unspecified
             let start = try time(body, "startTime", "startTime")
             guard let given = body["lineItems"] else { throw Problem("lineItems is missing") }
@@ -171,7 +171,9 @@ enum PlaySubscriptionResponse {
     /// A `Money` (`currencyCode`, `units`, `nanos`) as a canonical decimal and its currency;
     /// `nil` when it names no currency.
     private static func money(_ value: JSONValue.Located) throws(Problem) -> (String, String)? {
-        guard let currency = try member(value, "currencyCode", "recurringPrice.currencyCode") else { return nil }
+        guard let currency = try member(value, "currencyCode", "recurringPrice.currencyCode", as: .value) else {
+            return nil
+        }
         let unitsText = value["units"]?.text ?? "0"
         let nanosText = value["nanos"]?.text ?? "0"
         guard let units = Int64(unitsText), units >= 0, let nanos = Int(nanosText), (0..<1_000_000_000).contains(nanos)
@@ -185,9 +187,11 @@ enum PlaySubscriptionResponse {
         return (fraction.isEmpty ? "\(units)" : "\(units).\(fraction)", currency)
     }
 
-    /// A string member's text, checked as a row's is (not too long, no NUL byte); `nil` when
-    /// absent, null or empty.
-    static func member(_ object: JSONValue.Located, _ key: String, _ name: String) throws(Problem) -> String? {
+    /// A string member's text, checked as a row's is (the one rule, `TextBytes`, as an id
+    /// unless `kind` says otherwise); `nil` when absent, null or empty.
+    static func member(
+        _ object: JSONValue.Located, _ key: String, _ name: String, as kind: TextBytes.Kind = .identifier
+    ) throws(Problem) -> String? {
         guard let value = object[key] else { return nil }
         let text: String
         switch value.value {
@@ -197,13 +201,13 @@ enum PlaySubscriptionResponse {
             text = given
         default: throw Problem("\(name) is \(value.typeName), not a string")
         }
-        if let problem = IngestSink.problem(text, named: name) { throw Problem(problem) }
+        if let problem = TextBytes.reason(text, named: name, as: kind) { throw Problem(problem) }
         return text
     }
 
     /// An RFC 3339 instant (`2024-03-01T10:00:00.123456789Z`).
     private static func time(_ object: JSONValue.Located, _ key: String, _ name: String) throws(Problem) -> Instant? {
-        guard let given = try member(object, key, name) else { return nil }
+        guard let given = try member(object, key, name, as: .value) else { return nil }
         switch TimestampParser(defaultZone: nil).parse(given) {
         case .success(let instant): return instant
         case .failure(let error): throw Problem("\(name): \(error.reason(for: Excerpt.of(given)))")

@@ -46,7 +46,9 @@ enum LicensingVerdict {
                 Problem(
                     "customer_id is missing: a stored verdict names the customer's account id beside Google's answer"))
         }
-        if let problem = IngestSink.problem(id, named: "customer_id") { return .failure(Problem(problem)) }
+        if let problem = TextBytes.reason(id, named: "customer_id", as: .identifier) {
+            return .failure(Problem(problem))
+        }
         if let signed = body["signed_data"] {
             guard let text = signed.string else { return .failure(Problem("signed_data must be a string")) }
             return lvl(text, customer: id, sales: sales)

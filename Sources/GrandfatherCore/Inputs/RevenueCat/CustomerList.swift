@@ -41,6 +41,10 @@ enum CustomerList {
     static func customer<Values: CustomerListValues>(
         _ row: Values, appStore: Platform
     ) -> Result<Customer, CustomerListProblem> {
+        // Checked as bytes, before `text` repairs what the one rule (`TextBytes`) refuses.
+        if case let problem?? = row.read(.appUserID, { TextBytes.problem($0, as: .identifier) }) {
+            return .failure(.init(column: .appUserID, reason: problem.complaint))
+        }
         guard let id = row.text(.appUserID) else { return .failure(.init(column: .appUserID, reason: "is missing")) }
         if case .some(nil) = row.read(.firstSeenAt, time) {
             return .failure(.init(column: .firstSeenAt, value: row.text(.firstSeenAt), reason: "is not a time"))

@@ -48,7 +48,7 @@ enum WebhookEvent {
         }
         do throws(Problem) {
             var read = Read(timestamp: try timestamp(event), merges: [])
-            if try text(event, "type") == "TRANSFER" {
+            if try text(event, "type", as: .value) == "TRANSFER" {
                 let from = try ids(event, "transferred_from")
                 let to = try ids(event, "transferred_to")
                 guard let survivor = to.first else {
@@ -68,14 +68,16 @@ enum WebhookEvent {
         }
     }
 
-    /// A string member; `nil` when absent, null or empty.
-    private static func text(_ event: JSONValue.Located, _ key: String) throws(Problem) -> String? {
+    /// A string member, an id unless `kind` says otherwise; `nil` when absent, null or empty.
+    private static func text(
+        _ event: JSONValue.Located, _ key: String, as kind: TextBytes.Kind = .identifier
+    ) throws(Problem) -> String? {
         guard let value = event[key] else { return nil }
         switch value.value {
         case .null: return nil
         case .string:
             guard let text = value.text, !text.isEmpty else { return nil }
-            return try id(text, "event.\(key)", line: value.line)
+            return try id(text, "event.\(key)", line: value.line, as: kind)
         default: throw Problem(line: value.line, reason: "event.\(key) is \(value.typeName), not a string")
         }
     }
@@ -91,16 +93,16 @@ enum WebhookEvent {
             guard case .string(let id) = element.value else {
                 throw Problem(line: element.line, reason: "event.\(key) holds \(element.typeName), not a string")
             }
-            if !id.isEmpty { ids.append(try Self.id(id, "event.\(key)", line: element.line)) }
+            if !id.isEmpty { ids.append(try Self.id(id, "event.\(key)", line: element.line, as: .identifier)) }
         }
         return ids
     }
 
-    /// `text`, unless it is longer than every reader allows an id to be.
-    private static func id(_ text: String, _ name: String, line: Int) throws(Problem) -> String {
-        guard text.utf8.count <= RawRow.maximumFieldBytes else {
-            throw Problem(line: line, reason: RawRow.overlong(name))
-        }
+    /// `text`, unless the one rule (`TextBytes`) refuses it as a `kind`.
+    private static func id(
+        _ text: String, _ name: String, line: Int, as kind: TextBytes.Kind
+    ) throws(Problem) -> String {
+        if let problem = TextBytes.reason(text, named: name, as: kind) { throw Problem(line: line, reason: problem) }
         return text
     }
 

@@ -84,6 +84,12 @@ struct AppleSalesRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: AppleSalesColumn) -> String? { row.text(column.rawValue) }
+        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
+        for column in [AppleSalesColumn.appleIdentifier, .sku] {
+            if let problem = row.problem(column.rawValue, as: .identifier) {
+                return .rejected(column.name, problem.reason(column.name))
+            }
+        }
         guard let identifier = text(.productTypeIdentifier) else {
             return .rejected(AppleSalesColumn.productTypeIdentifier.name, "Product Type Identifier is empty")
         }

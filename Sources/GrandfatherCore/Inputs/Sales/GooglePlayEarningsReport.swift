@@ -60,6 +60,12 @@ struct GooglePlayEarningsRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: GooglePlayEarningsColumn) -> String? { row.text(column.rawValue) }
+        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
+        for column in [GooglePlayEarningsColumn.description, .productID] {
+            if let problem = row.problem(column.rawValue, as: .identifier) {
+                return .rejected(column.name, problem.reason(column.name))
+            }
+        }
         guard let transaction = text(.transactionType) else {
             return .rejected(GooglePlayEarningsColumn.transactionType.name, "Transaction Type is empty")
         }

@@ -52,6 +52,12 @@ struct GooglePlaySalesRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: GooglePlaySalesColumn) -> String? { row.text(column.rawValue) }
+        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
+        for column in [GooglePlaySalesColumn.orderNumber, .productID, .packageID] {
+            if let problem = row.problem(column.rawValue, as: .identifier) {
+                return .rejected(column.name, problem.reason(column.name))
+            }
+        }
         guard let type = text(.productType) else {
             return .rejected(GooglePlaySalesColumn.productType.name, "Product Type is empty")
         }

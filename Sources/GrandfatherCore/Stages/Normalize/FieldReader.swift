@@ -37,7 +37,7 @@ struct FieldReader {
         if count > RawRow.maximumFieldBytes {
             throw RowProblem(
                 field: name(), column: column(index),
-                reason: RawRow.overlong(name()))
+                reason: TextBytes.Problem.overlong.reason(name()))
         }
     }
 
@@ -50,44 +50,40 @@ struct FieldReader {
         }
     }
 
-    /// Text of a field, or `nil` when absent; invalid UTF-8 or a NUL byte rejects the row.
-    func text(_ index: Int, name: @autoclosure () -> String) throws(RowProblem) -> String? {
+    /// Text of a field, or `nil` when absent; text the one rule refuses as a `kind`
+    /// (`TextBytes`) rejects the row.
+    func text(_ index: Int, name: @autoclosure () -> String, as kind: TextBytes.Kind) throws(RowProblem) -> String? {
         try checkValue(index, name: name())
         guard span(index).count > 0 else { return nil }
         let bytes = row.bytes(index)
-        if ASCII.isPlain(bytes) {
-            // Nearly every id: copied straight in.
-            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
-                return bytes.count
-            }
+        try checkText(bytes, index, name: name(), as: kind)
+        // Checked: valid UTF-8, copied straight in.
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+            return bytes.count
         }
-        try checkText(bytes, index, name: name())
-        guard let value = String(validating: bytes, as: UTF8.self) else {
-            throw RowProblem(field: name(), column: column(index), reason: "\(name()) is not valid UTF-8")
-        }
-        return value
     }
 
-    /// Stores a field's text in `batch`; `absent` when missing. Invalid UTF-8 or a NUL byte
-    /// rejects the row.
+    /// Stores a field's text in `batch`; `absent` when missing. Text the one rule refuses as
+    /// a `kind` (`TextBytes`) rejects the row.
     @inline(__always)
-    func text(_ index: Int, name: @autoclosure () -> String, into batch: inout TransactionBatch) throws(RowProblem)
-        -> TextRef
-    {
+    func text(
+        _ index: Int, name: @autoclosure () -> String, as kind: TextBytes.Kind, into batch: inout TransactionBatch
+    ) throws(RowProblem) -> TextRef {
         try checkValue(index, name: name())
         guard span(index).count > 0 else { return .absent }
         let bytes = row.bytes(index)
-        if !ASCII.isPlain(bytes) { try checkText(bytes, index, name: name()) }
+        try checkText(bytes, index, name: name(), as: kind)
         return batch.store(bytes)
     }
 
-    /// Text that is not plain ASCII must be valid UTF-8 and hold no NUL byte, which C tools,
-    /// terminals and spreadsheets take for the end of the text.
-    private func checkText(_ bytes: UnsafeRawBufferPointer, _ index: Int, name: @autoclosure () -> String)
-        throws(RowProblem)
-    {
-        if let problem = TextBytes.problem(bytes) {
+    /// Every text passes the one rule (`TextBytes`): valid UTF-8, no control character, not
+    /// too long; an id no white space at either end.
+    @inline(__always)
+    private func checkText(
+        _ bytes: UnsafeRawBufferPointer, _ index: Int, name: @autoclosure () -> String, as kind: TextBytes.Kind
+    ) throws(RowProblem) {
+        if let problem = TextBytes.problem(bytes, as: kind) {
             throw RowProblem(field: name(), column: column(index), reason: problem.reason(name()))
         }
     }
@@ -105,8 +101,10 @@ struct FieldReader {
     }
 
     /// Text of a required field.
-    func required(_ index: Int, name: @autoclosure () -> String) throws(RowProblem) -> String {
-        guard let value = try text(index, name: name()) else {
+    func required(_ index: Int, name: @autoclosure () -> String, as kind: TextBytes.Kind) throws(RowProblem)
+        -> String
+    {
+        guard let value = try text(index, name: name(), as: kind) else {
             throw RowProblem(field: name(), column: column(index), reason: "missing required field \(name())")
         }
         return value

@@ -70,10 +70,8 @@ struct IngestSink: RowSink {
             case .success(let customer):
                 customers.append(customer.read(from: customerSource))
                 customerLines.append(row.line)
-                claimedOrders.append(
-                    row.text(CustomerField.orderNumber.rawValue).map(ClaimedOrderSource.trimmed).flatMap {
-                        $0.isEmpty ? nil : $0
-                    })
+                // The normalizer has passed it through the one rule: kept as given.
+                claimedOrders.append(row.text(CustomerField.orderNumber.rawValue))
                 mergedFrom.append(
                     normalizer.identities.isEmpty
                         ? nil : row.text(CustomerField.customerID.rawValue).flatMap { $0 == customer.id ? nil : $0 })
@@ -89,31 +87,23 @@ struct IngestSink: RowSink {
         }
     }
 
-    /// Why a text a source read itself cannot be kept, as a row's is checked: longer than
-    /// `RawRow.maximumFieldBytes`, or holding a byte no report may show; `nil` when it can.
-    static func problem(_ text: String, named name: String) -> String? {
-        if text.utf8.count > RawRow.maximumFieldBytes { return RawRow.overlong(name) }
-        return TextBytes.problem(text)?.reason(name)
-    }
-
     /// Why `accept(customer:line:)` rejects a customer a source read itself: the field at
     /// fault and the reason; `nil` when it takes it.
     static func problem(of customer: Customer) -> (field: String, reason: String)? {
-        let texts: [(CustomerField, String?)] = [
-            (.customerID, customer.id), (.originalAppVersion, customer.originalAppVersion),
-            (.storefront, customer.storefront),
+        let texts: [(CustomerField, String?, TextBytes.Kind)] = [
+            (.customerID, customer.id, .identifier), (.originalAppVersion, customer.originalAppVersion, .value),
+            (.storefront, customer.storefront, .value),
         ]
-        for case (let field, let text?) in texts {
-            if let problem = Self.problem(text, named: field.name) { return (field.name, problem) }
+        for case (let field, let text?, let kind) in texts {
+            if let problem = TextBytes.reason(text, named: field.name, as: kind) { return (field.name, problem) }
         }
         return nil
     }
 
     /// A customer a source read itself (a RevenueCat customer list's row, an App Store app
     /// transaction), accounted for as a row at `line`. Its provenance is the source's. Its
-    /// texts are checked as a row's are: none longer than `RawRow.maximumFieldBytes` (a list's
-    /// id cut at the limit would collide with another, a response's would reach every report
-    /// whole), none holding a NUL byte.
+    /// texts are checked as a row's are, by the one rule (`TextBytes`: a list's id cut at the
+    /// limit would collide with another, a response's would reach every report whole).
     mutating func accept(customer: Customer, line: Int) {
         if let (field, problem) = Self.problem(of: customer) {
             return reject(line: line, column: nil, field: field, reason: problem)

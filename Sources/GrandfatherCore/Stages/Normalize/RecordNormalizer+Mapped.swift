@@ -15,10 +15,7 @@ extension RecordNormalizer {
             guard let text = TransactionText(rawValue: raw) else { continue }
             let field = text.field.name
             let result: Result<TextRef, RowProblem>? = texts.read(text) { bytes in
-                guard bytes.count <= RawRow.maximumFieldBytes else {
-                    return .failure(RowProblem(field: field, column: nil, reason: RawRow.overlong(field)))
-                }
-                if let problem = TextBytes.problem(bytes) {
+                if let problem = TextBytes.problem(bytes, as: text.kind) {
                     return .failure(RowProblem(field: field, column: nil, reason: problem.reason(field)))
                 }
                 return .success(batch.store(bytes))

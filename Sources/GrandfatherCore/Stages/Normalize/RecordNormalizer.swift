@@ -25,7 +25,7 @@ struct RecordNormalizer: Sendable {
         let fields = FieldReader(row: row, timestamps: timestamps)
         do throws(RowProblem) {
             typealias F = CustomerField
-            let id = try fields.required(F.customerID.rawValue, name: F.customerID.name)
+            let id = try fields.required(F.customerID.rawValue, name: F.customerID.name, as: .identifier)
             guard
                 let platform = try fields.enumeration(
                     F.platform.rawValue, name: F.platform.name, as: Platform.self)
@@ -34,17 +34,18 @@ struct RecordNormalizer: Sendable {
             }
             // Read by the sink as a claim; checked here as every field is, so that an object or
             // an array is a rejected row rather than no claim at all.
-            _ = try fields.text(F.orderNumber.rawValue, name: F.orderNumber.name)
+            _ = try fields.text(F.orderNumber.rawValue, name: F.orderNumber.name, as: .identifier)
             return .success(
                 Customer(
                     id: customerID(id),
                     platform: platform,
-                    originalAppVersion: try fields.text(F.originalAppVersion.rawValue, name: F.originalAppVersion.name),
+                    originalAppVersion: try fields.text(
+                        F.originalAppVersion.rawValue, name: F.originalAppVersion.name, as: .value),
                     originalPurchaseDate: try fields.instant(
                         F.originalPurchaseDate.rawValue, name: F.originalPurchaseDate.name),
                     environment: try fields.environment(F.environment.rawValue, name: F.environment.name),
                     preorderDate: try fields.instant(F.preorderDate.rawValue, name: F.preorderDate.name),
-                    storefront: try fields.text(F.storefront.rawValue, name: F.storefront.name)))
+                    storefront: try fields.text(F.storefront.rawValue, name: F.storefront.name, as: .value)))
         } catch {
             return .failure(error)
         }
@@ -64,14 +65,17 @@ struct RecordNormalizer: Sendable {
             try fields.require(F.productID.rawValue, name: F.productID.name)
             try fields.require(F.productType.rawValue, name: F.productType.name)
             try fields.require(F.purchaseDate.rawValue, name: F.purchaseDate.name)
-            let transactionID = try fields.text(F.transactionID.rawValue, name: F.transactionID.name, into: &batch)
+            let transactionID = try fields.text(
+                F.transactionID.rawValue, name: F.transactionID.name, as: .identifier, into: &batch)
             let originalID = try fields.text(
-                F.originalTransactionID.rawValue, name: F.originalTransactionID.name, into: &batch)
-            var customerID = try fields.text(F.customerID.rawValue, name: F.customerID.name, into: &batch)
+                F.originalTransactionID.rawValue, name: F.originalTransactionID.name, as: .identifier, into: &batch)
+            var customerID = try fields.text(
+                F.customerID.rawValue, name: F.customerID.name, as: .identifier, into: &batch)
             if !identities.isEmpty, let id = batch.string(customerID), let merged = identities[id] {
                 customerID = batch.store(merged)
             }
-            let productID = try fields.text(F.productID.rawValue, name: F.productID.name, into: &batch)
+            let productID = try fields.text(
+                F.productID.rawValue, name: F.productID.name, as: .identifier, into: &batch)
             guard
                 let productType = try fields.enumeration(
                     F.productType.rawValue, name: F.productType.name, as: ProductType.self),
@@ -84,7 +88,7 @@ struct RecordNormalizer: Sendable {
                 ?? .purchased
             let environment = try fields.environment(F.environment.rawValue, name: F.environment.name)
             let price = try fields.decimal(F.price.rawValue, name: F.price.name, into: &batch)
-            var currency = try fields.text(F.currency.rawValue, name: F.currency.name, into: &batch)
+            var currency = try fields.text(F.currency.rawValue, name: F.currency.name, as: .value, into: &batch)
             if !currency.isAbsent {
                 currency = batch.uppercase(currency)
             }
