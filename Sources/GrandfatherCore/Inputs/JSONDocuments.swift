@@ -23,13 +23,7 @@ enum JSONDocuments {
     /// `records(_:line:)`, noting in `open` the place of the first value whose reading ran to
     /// the end of `bytes` and failed there: a value more bytes may complete.
     private static func records(_ bytes: [UInt8], line: Int, open: inout Int?) -> [Unit] {
-        units(bytes, line: line, open: &open).map { unit in
-            guard case .element(let element) = unit, let repeated = element.value.firstRepeatedKey else { return unit }
-            return .rejected(
-                line: element.line,
-                reason:
-                    "duplicate key \(Excerpt.of(repeated.key)) at line \(repeated.line), column \(repeated.column)")
-        }
+        units(bytes, line: line, open: &open, refusingRepeatedKeys: true)
     }
 
     /// The units of `bytes` (a UTF-8 byte-order mark is skipped), whose first byte is on `line`.
@@ -38,10 +32,13 @@ enum JSONDocuments {
         return units(bytes, line: line, open: &open)
     }
 
-    private static func units(_ bytes: [UInt8], line: Int, open: inout Int?) -> [Unit] {
+    private static func units(
+        _ bytes: [UInt8], line: Int, open: inout Int?, refusingRepeatedKeys: Bool = false
+    ) -> [Unit] {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return JSONParser.parsing(bytes, line: line, start: start) { parser in
             parser.remembersTexts = true
+            parser.findsRepeatedKeys = refusingRepeatedKeys
             parser.skipWhitespace()
             var units: [Unit] = []
             if parser.current == UInt8(ascii: "[") {
@@ -58,7 +55,7 @@ enum JSONDocuments {
         do throws(JSONSyntaxError) {
             if !parser.consume(UInt8(ascii: "]")) {
                 while true {
-                    units.append(.element(try element(&parser)))
+                    units.append(try element(&parser))
                     if parser.consume(UInt8(ascii: ",")) { continue }
                     if parser.consume(UInt8(ascii: "]")) { break }
                     throw parser.error("expected ',' or ']' in the array")
@@ -84,7 +81,7 @@ enum JSONDocuments {
             let start = parser.mark
             let line = parser.line
             do throws(JSONSyntaxError) {
-                units.append(.element(try element(&parser)))
+                units.append(try element(&parser))
             } catch {
                 parser.skipWhitespace()
                 if open == nil, parser.isAtEnd { open = units.count }
@@ -96,11 +93,20 @@ enum JSONDocuments {
         }
     }
 
-    /// The value at the parser, located at the line it starts on.
-    private static func element(_ parser: inout JSONParser) throws(JSONSyntaxError) -> JSONValue.Located {
+    /// The value at the parser, located at the line it starts on; rejected there when the
+    /// parser finds a key given twice in any of its objects.
+    private static func element(_ parser: inout JSONParser) throws(JSONSyntaxError) -> Unit {
         parser.skipWhitespace()
         let line = parser.line
-        return JSONValue.Located(try parser.parseValue(), line: line)
+        parser.firstRepeatedKey = nil
+        let value = try parser.parseValue()
+        if let repeated = parser.firstRepeatedKey {
+            return .rejected(
+                line: line,
+                reason:
+                    "duplicate key \(Excerpt.of(repeated.key)) at line \(repeated.line), column \(repeated.column)")
+        }
+        return .element(JSONValue.Located(value, line: line))
     }
 }
 
@@ -188,7 +194,7 @@ extension JSONDocuments {
             let units = records(piece, line: line, open: &open)
             var handed = units.count
             var keep = lastBreak + 1
-            var nextLine = line + Self.lineBreaks(in: piece[...])
+            var nextLine = line + ASCII.lineFeeds(in: piece[...])
             // A value whose reading ran to the cut may be one the cut left open: it, and what
             // was read after it, are read again with the next piece.
             if let open, case .rejected(let at, _) = units[open],
@@ -202,13 +208,6 @@ extension JSONDocuments {
             pending.removeSubrange(..<keep)
             line = nextLine
         }
-    }
-
-    private static func lineBreaks(in bytes: ArraySlice<UInt8>) -> Int {
-        let span = bytes.span
-        var count = 0
-        for index in span.indices where span[index] == 0x0A { count += 1 }
-        return count
     }
 
     /// Where line `number` (from 1) of `bytes` starts; `nil` past its last line.

@@ -167,16 +167,19 @@ enum PlaySubscriptionRules {
             self.snapshots = snapshots
             places.reserveCapacity(snapshots.count)
             standing = Array(repeating: true, count: snapshots.count)
-            for (place, snapshot) in snapshots.enumerated() {
-                guard let held = places[snapshot.token] else {
-                    places[snapshot.token] = place
+            // By place, not by element: a snapshot copied out of the list for each of millions
+            // costs a retain and a release of each of its texts.
+            for place in snapshots.indices {
+                let token = snapshots[place].token
+                guard let held = places[token] else {
+                    places[token] = place
                     continue
                 }
-                if snapshots[held].standsOver(snapshot) {
+                if snapshots[held].standsOver(snapshots[place]) {
                     standing[place] = false
                 } else {
                     standing[held] = false
-                    places[snapshot.token] = place
+                    places[token] = place
                 }
             }
         }

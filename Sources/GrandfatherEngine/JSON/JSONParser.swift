@@ -15,6 +15,12 @@ public struct JSONParser {
     /// list is made once, at its size, when it closes (appending to a list of its own would
     /// grow it, reallocating, several times an object).
     private var openMembers: [JSONMember] = []
+    /// Whether each object is checked for a key given twice as it closes (`firstRepeatedKey`).
+    public var findsRepeatedKeys = false
+    /// Of the members whose key repeats an earlier key of their object, the first in the text
+    /// since this was last cleared: what `JSONValue.firstRepeatedKey` gives of the values
+    /// parsed, found while their members are at hand rather than by walking each tree again.
+    public var firstRepeatedKey: JSONMember?
 
     /// Creates a parser over `bytes` from `start`, which is on `line`; columns count from
     /// `lineStart` (by default `start`: the parser starts a line).
@@ -144,9 +150,40 @@ public struct JSONParser {
                     key: key, value: value, line: keyLine, column: keyColumn, valueLine: valueLine,
                     valueColumn: valueColumn))
             if consume(UInt8(ascii: ",")) { continue }
-            if consume(UInt8(ascii: "}")) { return .object(closeObject(from: base)) }
+            if consume(UInt8(ascii: "}")) {
+                if findsRepeatedKeys { noteRepeatedKey(from: base) }
+                return .object(closeObject(from: base))
+            }
             throw error("expected ',' or '}' in object")
         }
+    }
+
+    /// Notes the first member from `base` on whose key repeats an earlier one of its object,
+    /// when it comes before any noted so far. Keys come before their values in the text, so
+    /// the earliest by place is the first a walk of the tree, member by member, would meet.
+    private mutating func noteRepeatedKey(from base: Int) {
+        let end = openMembers.count
+        guard end - base > 1 else { return }
+        var repeated: Int?
+        if end - base <= 16 {
+            // A small object's keys compared pairwise: no set built for each of millions.
+            search: for later in (base + 1)..<end {
+                for earlier in base..<later where openMembers[earlier].key == openMembers[later].key {
+                    repeated = later
+                    break search
+                }
+            }
+        } else {
+            var keys = Set<String>(minimumCapacity: end - base)
+            for place in base..<end where !keys.insert(openMembers[place].key).inserted {
+                repeated = place
+                break
+            }
+        }
+        guard let repeated else { return }
+        let member = openMembers[repeated]
+        if let first = firstRepeatedKey, (first.line, first.column) < (member.line, member.column) { return }
+        firstRepeatedKey = member
     }
 
     /// The members on the stack from `base`, moved off it into a list of their own (no

@@ -28,4 +28,17 @@ import Testing
         }
         #expect(notPlain > 1_000)
     }
+
+    @Test func lineFeedsAreCountedAsAByteByByteCountCountsThem() {
+        var generator = SplitMix(seed: 11)
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in
+                [0x0A, 0x0D, 0x61, 0x00][Int.random(in: 0..<4, using: &generator)] as UInt8
+            }
+            let counted = bytes.withUnsafeBytes(ASCII.lineFeeds)
+            #expect(counted == bytes.filter { $0 == 0x0A }.count, "\(bytes)")
+        }
+        #expect([UInt8]().withUnsafeBytes(ASCII.lineFeeds) == 0)
+        #expect(Array("a\n\nb\n".utf8).withUnsafeBytes(ASCII.lineFeeds) == 3)
+    }
 }
