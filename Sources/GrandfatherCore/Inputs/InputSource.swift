@@ -97,10 +97,13 @@ struct RecordStream: Sendable {
 
     /// A sink for the rows of `kind` read from `file`: it normalises, folds and accounts for
     /// them, taking customer rows as `customerSource`'s. Parsers of several ranges of one file
-    /// each take their own.
-    func sink(file: String, kind: RecordKind, customerSource: CustomerSource) -> IngestSink {
+    /// each take their own. `foldsInBackground`: for a source that reads a file on one thread,
+    /// the sink folds its batches on another while the source reads on (`BackgroundFold`).
+    func sink(
+        file: String, kind: RecordKind, customerSource: CustomerSource, foldsInBackground: Bool = false
+    ) -> IngestSink {
         IngestSink(
             file: file, kind: kind, customerSource: customerSource, normalizer: normalizer, ledger: ledger,
-            log: recordLog)
+            log: recordLog, foldsInBackground: foldsInBackground)
     }
 }

@@ -172,7 +172,8 @@ enum PlaySubscriptionSource: InputSource {
         _ file: FileRead, _ weighing: Weighing, into stream: RecordStream, unlinked: inout Set<String>
     ) throws(GrandfatherError) -> (InputReport, [Rejection]) {
         let path = file.input.description.path
-        var sink = stream.sink(file: path, kind: .transactions, customerSource: .playSubscription)
+        var sink = stream.sink(
+            file: path, kind: .transactions, customerSource: .playSubscription, foldsInBackground: true)
         var rejections: [Rejection] = []
         var report = InputReport(
             path: path, format: PlaySubscriptionSource.Shape.responses.format, kind: file.input.description.kind,

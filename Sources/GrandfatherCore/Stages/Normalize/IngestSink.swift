@@ -34,6 +34,9 @@ struct IngestSink: RowSink {
     private var batch = TransactionBatch()
     private var scratch: [[Int32]] = []
     private var fingerprints: ShardedLedger.PendingFingerprints
+    /// Where full batches are folded while this sink's reader goes on (`foldsInBackground`);
+    /// it then holds the fingerprints. `nil`: folded here, by the reader's thread.
+    private let background: BackgroundFold?
     /// Customer rows normalized but not yet added, with their lines: added a batch at a time,
     /// so that each shard's lock is taken once per batch rather than once per row.
     private var customers: [Customer] = []
@@ -48,7 +51,7 @@ struct IngestSink: RowSink {
 
     init(
         file: String, kind: RecordKind, customerSource: CustomerSource, normalizer: RecordNormalizer,
-        ledger: ShardedLedger, log: RecordLog? = nil
+        ledger: ShardedLedger, log: RecordLog? = nil, foldsInBackground: Bool = false
     ) {
         self.file = file
         self.kind = kind
@@ -57,6 +60,7 @@ struct IngestSink: RowSink {
         self.ledger = ledger
         self.log = log
         fingerprints = ledger.pendingFingerprints(for: file)
+        background = foldsInBackground ? BackgroundFold(ledger: ledger, pending: fingerprints) : nil
         if kind == .transactions { batch = TransactionBatch(capacity: Self.batchSize) }
     }
 
@@ -143,7 +147,11 @@ struct IngestSink: RowSink {
     mutating func flush() {
         flushCustomers()
         flushTransactions()
-        ledger.write(&fingerprints)
+        if let background {
+            sandboxRows += background.finish()
+        } else {
+            ledger.write(&fingerprints)
+        }
     }
 
     private mutating func flushTransactions() {
@@ -153,6 +161,11 @@ struct IngestSink: RowSink {
             segment?.append(rows: batch.rows.count) { buffer in
                 for row in batch.rows.indices { buffer.appendWarehouseRow(row, of: batch, sources: &sources) }
             }
+        }
+        if let background {
+            background.fold(batch)
+            batch = TransactionBatch(capacity: Self.batchSize)
+            return
         }
         sandboxRows += ledger.add(batch, scratch: &scratch, pending: &fingerprints)
         batch.removeAll()
