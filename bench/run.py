@@ -46,7 +46,8 @@ With --baseline-binary PATH it also times that grandfather binary (e.g. a build 
 before a refactor, from scripts/compare-builds) as one more tool, right after the candidate
 grandfather in each round, with the same command and its own output folder; prints the
 ratios candidate/baseline of the median wall time and peak RSS, and exits 1 unless both give
-the same classes and flags.
+the same classes and flags; with --sde, the baseline binary is timed on the export as well
+(baseline-sde, right after the candidate's export run) and compared the same way.
 
 With --reference-binary PATH it runs that binary once per shape (and format), untimed, with
 the candidate's audit command into its own output folder, and exits 1 unless every output
@@ -706,6 +707,10 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     if "sde" in formats:
         sde_out = os.path.join(work, "gf-sde-out")
         format_tools.append(("sde", "gf-sde", audit(binary, sde_out, sde_copy(data)), sde_out))
+        if baseline:
+            # The baseline binary on the export too, right after the candidate's export run.
+            base_sde_out = os.path.join(work, "baseline-sde-out")
+            base_sde_cmd = audit(baseline, base_sde_out, sde_copy(data))
         # The export's own peer: DuckDB pointed at the export itself, as a team holding one
         # and no Grandfather would (issue 34).
         duck_sde_out = os.path.join(work, "duck-sde.sqlite")
@@ -715,6 +720,8 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
         wide_out = os.path.join(work, "gf-wide-out")
         format_tools.append(("wide", "gf-wide", audit(binary, wide_out, wide_copy(data)), wide_out))
     tools += [(name, cmd, out) for _, name, cmd, out in format_tools]
+    if "sde" in formats and baseline:
+        tools.insert([t[0] for t in tools].index("gf-sde") + 1, ("baseline-sde", base_sde_cmd, base_sde_out))
     if "sde" in formats:
         tools.append(("duckdb-sde", duck_sde_cmd, duck_sde_out))
 
@@ -785,6 +792,8 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
     print("  " + shell_line(duck_cmd))
     for _, _, cmd, _ in format_tools:
         print("  " + shell_line(cmd))
+    if "sde" in formats and baseline:
+        print("  " + shell_line(base_sde_cmd))
     if "sde" in formats:
         print("  " + shell_line(duck_sde_cmd))
     if a.sql:
@@ -823,6 +832,13 @@ def run_shape(a, shape, binary, build_kind, version, baseline, base_version, ref
         label = {"jsonl": "JSON Lines", "sde": "RevenueCat export", "wide": "widened CSV"}[fmt]
         print("Grandfather %s/CSV: wall %.2fx, peak RSS %.2fx" % (
             label, med[name][0] / med["grandfather"][0], med[name][1] / med["grandfather"][1]))
+        if fmt == "sde" and baseline:
+            print("candidate/baseline on the RevenueCat export: wall %.2fx, peak RSS %.2fx" % (
+                med[name][0] / med["baseline-sde"][0], med[name][1] / med["baseline-sde"][1]))
+            if not same_answers(os.path.join(out, "latest", "snapshot.sqlite"),
+                                os.path.join(base_sde_out, "latest", "snapshot.sqlite")):
+                print("candidate and baseline give the same classes and flags on the export: NO")
+                failures.append("the candidate and the baseline binary disagree on the export")
         result["format"] = (fmt, med[name][0] / med["grandfather"][0])
         if fmt == "sde":
             # The export has no product_type, environment or ownership_type column of its

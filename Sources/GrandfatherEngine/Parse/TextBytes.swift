@@ -81,10 +81,18 @@ public enum TextBytes {
     }
 
     /// Why `bytes` is not a `kind` a record may hold; `nil` when it is.
+    /// Inlined where it is asked (every field of every row): nearly every text is printable
+    /// ASCII, which holds nothing the rule refuses, and is passed without a call.
+    @inlinable
     public static func problem(_ bytes: UnsafeRawBufferPointer, as kind: Kind) -> Problem? {
+        if bytes.count <= maximumBytes, ASCII.isPlain(bytes) { return nil }
+        return problemBeyondPlainASCII(bytes, as: kind)
+    }
+
+    /// `problem(_:as:)` of a text that is not printable ASCII, or is too long.
+    @usableFromInline
+    static func problemBeyondPlainASCII(_ bytes: UnsafeRawBufferPointer, as kind: Kind) -> Problem? {
         if bytes.count > maximumBytes { return .overlong }
-        // Nearly every text: printable ASCII, which holds nothing the rule refuses.
-        if ASCII.isPlain(bytes) { return nil }
         if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { return .nul }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8 }
         for scalar in text.unicodeScalars where isControl(scalar) { return .controlCharacter(scalar.value) }
