@@ -94,12 +94,13 @@ import Testing
     }
 
     /// The customers file may carry the claim in a column of its own, `order_number`; claims
-    /// of both files are weighed together.
+    /// of both files are weighed together. As in a claims file, the ASCII blanks around a
+    /// hand-copied number are no part of it, and a cell of blanks alone claims nothing.
     @Test func aCustomersFileColumnClaimsAsAClaimsFileDoes() throws {
         let customers = """
             customer_id,platform,order_number
-            alice,android,GPA.1
-            bob,android,
+            alice,android,\u{20}GPA.1\t
+            bob,android,\u{20}\u{20}
             carol,android,GPA.4
             carol,android,GPA.4
 

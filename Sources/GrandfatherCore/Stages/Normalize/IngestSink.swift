@@ -74,8 +74,13 @@ struct IngestSink: RowSink {
             case .success(let customer):
                 customers.append(customer.read(from: customerSource))
                 customerLines.append(row.line)
-                // The normalizer has passed it through the one rule: kept as given.
-                claimedOrders.append(row.text(CustomerField.orderNumber.rawValue))
+                // The normalizer has passed it through the one rule. An order number is copied
+                // by hand from a payments page, as in a claims file: the ASCII blanks around it
+                // are no part of it, and a cell of blanks alone claims nothing.
+                claimedOrders.append(
+                    row.text(CustomerField.orderNumber.rawValue).map(ClaimedOrderSource.withoutBlanks).flatMap {
+                        $0.isEmpty ? nil : $0
+                    })
                 mergedFrom.append(
                     normalizer.identities.isEmpty
                         ? nil : row.text(CustomerField.customerID.rawValue).flatMap { $0 == customer.id ? nil : $0 })
