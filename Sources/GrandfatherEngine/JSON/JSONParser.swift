@@ -162,25 +162,7 @@ public struct JSONParser {
     /// when it comes before any noted so far. Keys come before their values in the text, so
     /// the earliest by place is the first a walk of the tree, member by member, would meet.
     private mutating func noteRepeatedKey(from base: Int) {
-        let end = openMembers.count
-        guard end - base > 1 else { return }
-        var repeated: Int?
-        if end - base <= 16 {
-            // A small object's keys compared pairwise: no set built for each of millions.
-            search: for later in (base + 1)..<end {
-                for earlier in base..<later where openMembers[earlier].key == openMembers[later].key {
-                    repeated = later
-                    break search
-                }
-            }
-        } else {
-            var keys = Set<String>(minimumCapacity: end - base)
-            for place in base..<end where !keys.insert(openMembers[place].key).inserted {
-                repeated = place
-                break
-            }
-        }
-        guard let repeated else { return }
+        guard let repeated = JSONMember.firstRepeat(in: openMembers[base...]) else { return }
         let member = openMembers[repeated]
         if let first = firstRepeatedKey, (first.line, first.column) < (member.line, member.column) { return }
         firstRepeatedKey = member

@@ -39,18 +39,11 @@ public enum JSONValue: Equatable, Sendable {
     /// object already has: which of the two a reader took would be a guess.
     public var firstRepeatedKey: JSONMember? {
         switch self {
-        case .object(let members) where members.count <= 16:
-            // A small object's keys compared pairwise: no set built for each of millions.
-            for (index, member) in members.enumerated() {
-                if members[..<index].contains(where: { $0.key == member.key }) { return member }
-                if let repeated = member.value.firstRepeatedKey { return repeated }
-            }
-            return nil
         case .object(let members):
-            var keys = Set<String>(minimumCapacity: members.count)
-            for member in members {
-                if !keys.insert(member.key).inserted { return member }
-                if let repeated = member.value.firstRepeatedKey { return repeated }
+            let repeatedAt = JSONMember.firstRepeat(in: members[...])
+            for index in members.indices {
+                if index == repeatedAt { return members[index] }
+                if let repeated = members[index].value.firstRepeatedKey { return repeated }
             }
             return nil
         case .array(let elements):
@@ -89,4 +82,24 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var line: Int
     public var column: Int
     public var message: String
+}
+
+extension JSONMember {
+    /// The place of the first of `members` (one object's) whose key an earlier one already
+    /// has; `nil` when every key is its own. What the tree walk and the parser, as an object
+    /// closes, both ask.
+    static func firstRepeat(in members: ArraySlice<JSONMember>) -> Int? {
+        guard members.count > 1 else { return nil }
+        if members.count <= 16 {
+            // A small object's keys compared pairwise: no set built for each of millions.
+            for later in members.indices.dropFirst() {
+                for earlier in members.startIndex..<later where members[earlier].key == members[later].key {
+                    return later
+                }
+            }
+            return nil
+        }
+        var keys = Set<String>(minimumCapacity: members.count)
+        return members.indices.first { !keys.insert(members[$0].key).inserted }
+    }
 }
