@@ -50,11 +50,12 @@ public enum Pipeline {
         var audits: [Audit] = []
         for (run, (rules, ledger)) in zip(runs, zip(rules, ledger.withFollowers)) {
             // Products the policy does not list grant what the rows say they unlock.
-            let run = run.granting(ingested.rowEntitlements.byProduct)
-            let rules = ingested.rowEntitlements.isEmpty ? rules : AuditRules(run)
+            let rowEntitlements = ingested.findings[RowEntitlements.self]
+            let run = run.granting(rowEntitlements.byProduct)
+            let rules = rowEntitlements.isEmpty ? rules : AuditRules(run)
             let results = ClassifyStage.classify(
                 ledger, under: rules, unlinked: ingested.unlinkedCustomers,
-                serviceEntitlements: ingested.serviceEntitlements, hooks: hooks)
+                serviceEntitlements: ingested.findings[ServiceEntitlements.self].byCustomer, hooks: hooks)
             let revenue = RevenueAtStake(results)
             timings.classify = stopwatch.lap()
             let changes = try ChangeDetector.changes(in: results, since: previous)

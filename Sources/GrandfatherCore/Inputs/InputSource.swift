@@ -50,23 +50,11 @@ struct SourceOutcome: Sendable {
     /// Customers the source made for records that no identity reached; flagged
     /// `unlinked_transactions`.
     var unlinkedCustomers: Set<String> = []
-    /// What the App Store inputs held, for the reports' App Store section; only the App Store
-    /// source gives one.
-    var appStore: AppStoreSummary?
-    /// What a subscription service has active at as-of, by customer id: the entitlements of
-    /// every subscriber response of a customer, together.
-    var serviceEntitlements: [String: Set<String>] = [:]
-    /// What the source's rows say each product unlocks, where they say it.
-    var rowEntitlements = RowEntitlements()
-    /// The products whose type rests on weak evidence, for the reports.
-    var productFindings: [ProductFindings.Finding] = []
     /// Which customer ids name one customer; a source that gives them is read before any
     /// source of records.
     var identities = CustomerIdentities()
-    /// What the stores' sales reports counted: copies of the app, with no customers.
-    var population = SalesPopulation()
-    /// The store orders customers claim, weighed once every source is read.
-    var claims: [ClaimedOrderRules.Claim] = []
+    /// What the source hands on beside records, each of a kind declared in its own folder.
+    var findings = SourceFindings()
 }
 
 /// Where sources deliver rows, and the settings they read with.

@@ -22,3 +22,5 @@ struct RowEntitlements: Sendable, Equatable {
         byProduct.merge(other.byProduct) { $0.union($1) }
     }
 }
+
+extension RowEntitlements: SourceFinding {}

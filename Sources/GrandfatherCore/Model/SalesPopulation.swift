@@ -392,3 +392,6 @@ public struct SalesPopulation: Sendable, Equatable {
         return found.mapValues { $0.sorted() }
     }
 }
+
+/// Handed on by the stores' sales and earnings reports.
+extension SalesPopulation: SourceFinding {}

@@ -36,7 +36,7 @@ enum AppStoreSource: InputSource {
         // Reports say how signatures were treated whenever that was asked about, files or not.
         let reportsChecks = stream.settings.signatures != SignatureChecks()
         guard !inputs.isEmpty else {
-            if reportsChecks { outcome.appStore = summary }
+            if reportsChecks { outcome.findings.handOn(summary) }
             return outcome
         }
         let checker = try makeChecker(checks, now: stream.settings.now)
@@ -68,7 +68,7 @@ enum AppStoreSource: InputSource {
             summary.superseded += rows.superseded
             outcome.files.append(feed(rows, of: input.description, stored: stored[index], into: stream))
         }
-        outcome.appStore = summary
+        outcome.findings.handOn(summary)
         return outcome
     }
 

@@ -19,3 +19,11 @@ public struct AppStoreSummary: Sendable, Equatable, Codable {
         self.checks = checks
     }
 }
+
+/// Handed on by the App Store source, which reads every App Store input of a run together and
+/// gives one summary for them all.
+extension AppStoreSummary: SourceFinding {
+    init() { self.init(checks: SignatureChecks()) }
+
+    mutating func merge(_ later: AppStoreSummary) { self = later }
+}

@@ -89,7 +89,7 @@ enum CanonicalSource: InputSource {
         for index in inputs.indices {
             let (report, rejections, claims) = try results.take(index)
             outcome.files.append((report, rejections))
-            outcome.claims += claims
+            outcome.findings.handOn(ClaimedOrders(claims: claims))
         }
         return outcome
     }

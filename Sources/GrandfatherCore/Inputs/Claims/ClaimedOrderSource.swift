@@ -40,7 +40,7 @@ enum ClaimedOrderSource: InputSource {
             _ = try Records.read(
                 source, with: reader, range: source.dataStart..<source.size, isFirst: true, into: &sink,
                 meter: stream.meter)
-            outcome.claims += sink.claims
+            outcome.findings.handOn(ClaimedOrders(claims: sink.claims))
             let report = InputReport(
                 path: path, format: .claimedOrders, kind: .evidence, sizeBytes: Int64(source.storedSize),
                 sha256: digest,

@@ -77,8 +77,8 @@ enum RevenueCatSource: InputSource {
                 files[index] = (read.report, read.rejections)
                 delivered.ranges.append(read.purchases.range)
                 delivered.parts.append(read.purchases.deliveries)
-                outcome.serviceEntitlements.merge(read.active) { $0.union($1) }
-                outcome.rowEntitlements.merge(read.rowEntitlements)
+                outcome.findings.handOn(ServiceEntitlements(byCustomer: read.active))
+                outcome.findings.handOn(read.rowEntitlements)
                 delivered.evidence.merge(read.evidence)
             default: break
             }
@@ -98,18 +98,19 @@ enum RevenueCatSource: InputSource {
                 []
             )
         }
-        outcome.rowEntitlements.merge(delivered.rowEntitlements)
+        outcome.findings.handOn(delivered.rowEntitlements)
         let products = ProductFacts(
             delivered.evidence, policy: productTypes,
             termed: Set(stream.settings.policy.products.filter { $0.value.termDays != nil }.keys))
         let fed = try feed(&delivered, products: products, into: stream)
         var touched: [Int: Set<UInt64>] = [:]
         for range in fed { touched.merge(range.touched) { $0.union($1) } }
-        outcome.productFindings = ProductFindings.findings(
+        let findings = ProductFindings.findings(
             products.decisions,
             customers: Dictionary(
                 touched.compactMap { key, customers in products.listed[key].map { ($0, customers.count) } },
                 uniquingKeysWith: +))
+        outcome.findings.handOn(ProductFindings.Listed(findings: findings))
         for (range, result) in zip(delivered.ranges, fed) {
             guard var file = files[range.input] else { continue }
             file.rejections += range.rejections + result.rejections

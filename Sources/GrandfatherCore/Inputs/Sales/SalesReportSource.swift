@@ -86,6 +86,7 @@ enum SalesReportSource: InputSource {
 
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
+        var population = SalesPopulation()
         var digests: [String: String] = [:]
         for input in inputs {
             let path = input.description.path
@@ -101,7 +102,7 @@ enum SalesReportSource: InputSource {
             try CSVHeaderRule.checkEachNamedOnce(header, path: path)
             var sink = Sink(
                 path: path, header: header, kind: kind, policy: SalesReading(stream.settings.policy),
-                earlier: outcome.population)
+                earlier: population)
             sink.population.note(path)
             if kind.isQuoted {
                 let reader = CSVReader(header: header, fieldNames: kind.columns, delimiter: kind.delimiter)
@@ -121,11 +122,11 @@ enum SalesReportSource: InputSource {
                 if first != path {
                     var repeated = SalesPopulation()
                     repeated.files[path, default: SalesPopulation.FileCount()].repeats = first
-                    outcome.population.merge(repeated)
+                    population.merge(repeated)
                 }
             } else {
                 digests[content] = path
-                outcome.population.merge(sink.population)
+                population.merge(sink.population)
             }
             let report = InputReport(
                 path: path, format: kind.format, kind: .sales, sizeBytes: Int64(source.storedSize), sha256: digest,
@@ -133,7 +134,8 @@ enum SalesReportSource: InputSource {
                 exactDuplicates: first == nil ? 0 : accepted, sandboxRows: 0)
             outcome.files.append((report, sink.rejections))
         }
-        outcome.population.settleOrders()
+        population.settleOrders()
+        outcome.findings.handOn(population)
         return outcome
     }
 

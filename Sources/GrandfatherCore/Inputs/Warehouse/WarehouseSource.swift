@@ -68,9 +68,9 @@ enum WarehouseSource: InputSource {
             else { return RowProblem(field: "fact", column: nil, reason: "unknown fact or source") }
             factSources[key, default: []].append((fact, source))
         case WarehouseLayout.productEntitlements.name:
-            outcome.rowEntitlements.note(product: key, [value])
+            outcome.findings[RowEntitlements.self].note(product: key, [value])
         case WarehouseLayout.serviceEntitlements.name:
-            outcome.serviceEntitlements[key, default: []].insert(value)
+            outcome.findings[ServiceEntitlements.self].note(key, [value])
         default:
             guard let how = CustomerIdentities.Merge(rawValue: row[2] ?? "") else {
                 return RowProblem(field: "how", column: nil, reason: "unknown merge '\(row[2] ?? "")'")
@@ -98,7 +98,7 @@ enum WarehouseSource: InputSource {
             case .failure(let problem):
                 return problem
             case .success(let read):
-                if read.serviceView { outcome.serviceEntitlements[read.customer.id, default: []].formUnion([]) }
+                if read.serviceView { outcome.findings[ServiceEntitlements.self].note(read.customer.id, []) }
                 if read.customer.isUnlinked { outcome.unlinkedCustomers.insert(read.customer.id) }
                 if !read.customer.isOrphan { sink.accept(customer: read.customer, line: line) }
                 return nil

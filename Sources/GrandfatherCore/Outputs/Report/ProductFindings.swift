@@ -33,6 +33,13 @@ public enum ProductFindings {
         }
     }
 
+    /// The findings a source hands on (the RevenueCat source, which weighs product facts).
+    struct Listed: SourceFinding {
+        var findings: [Finding] = []
+
+        mutating func merge(_ later: Listed) { findings += later.findings }
+    }
+
     /// Whether a product's decision is listed: its evidence disagrees, its type is the
     /// fallback's alone, or its rows state terms that disagree.
     static func lists(_ decision: ProductFactRules.Decision) -> Bool {

@@ -19,25 +19,35 @@ public struct Audit: Sendable {
     public var revenue: RevenueAtStake
     /// The previous run's snapshot, whose `runs` rows the new snapshot carries forward.
     public var previous: PreviousSnapshot?
-    /// What the App Store inputs amounted to and how their signatures were treated; `nil`
-    /// when the run read none and checked signatures as by default.
-    public var appStore: AppStoreSummary? = nil
-    /// What a subscription service (RevenueCat, through subscriber responses) has active at
-    /// as-of, by customer id, for each customer it gave a view of; empty when the run read none.
-    public var serviceEntitlements: [String: Set<String>] = [:]
+    /// What the sources handed on beside records (`SourceFindings`): each report section
+    /// that shows one asks for its kind.
+    var findings = SourceFindings()
     /// The customer ids merged onto another customer (RevenueCat webhook events), in id order.
     var mergedIDs: [CustomerIdentities.Merged] = []
     /// Which engine classified (the runs table's `engine_json`): Grandfather's own, or the
     /// warehouse's `engine.json` for a run made from its results (`audit --results`).
     public var engine = Audit.engineJSON(["engine": "grandfather", "version": ToolVersion.current])
-    /// What rows said each product unlocks (`RowEntitlements`), by product id.
-    var rowEntitlements: [String: Set<String>] = [:]
-    /// The products whose type rests on weak evidence (SPEC §9, Product facts), in id order.
-    public var productFindings: [ProductFindings.Finding] = []
-    /// What the stores' sales reports counted; empty when the run read none.
-    public var population = SalesPopulation()
     /// Those copies set beside the customers grandfathered, made once for every report.
     public var paidCopies: PopulationReconciliation
+
+    /// What the App Store inputs amounted to and how their signatures were treated; `nil`
+    /// when the run read none and checked signatures as by default.
+    public var appStore: AppStoreSummary? {
+        get { findings[ifHandedOn: AppStoreSummary.self] }
+        set { findings[ifHandedOn: AppStoreSummary.self] = newValue }
+    }
+    /// What a subscription service (RevenueCat, through subscriber responses) has active at
+    /// as-of, by customer id, for each customer it gave a view of; empty when the run read none.
+    public var serviceEntitlements: [String: Set<String>] { findings[ServiceEntitlements.self].byCustomer }
+    /// What rows said each product unlocks (`RowEntitlements`), by product id.
+    var rowEntitlements: [String: Set<String>] { findings[RowEntitlements.self].byProduct }
+    /// The products whose type rests on weak evidence (SPEC §9, Product facts), in id order.
+    public var productFindings: [ProductFindings.Finding] { findings[ProductFindings.Listed.self].findings }
+    /// What the stores' sales reports counted; empty when the run read none.
+    public var population: SalesPopulation {
+        get { findings[SalesPopulation.self] }
+        set { findings[SalesPopulation.self] = newValue }
+    }
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
     /// responses), so that the run reconciled it and writes the grants files.
@@ -57,13 +67,10 @@ public struct Audit: Sendable {
         self.changes = changes
         self.revenue = revenue
         self.previous = previous.snapshot
-        appStore = ingested.appStore
-        serviceEntitlements = ingested.serviceEntitlements
+        findings = ingested.findings
         mergedIDs = ingested.identities.merged
-        rowEntitlements = ingested.rowEntitlements.byProduct
-        productFindings = ingested.productFindings
-        population = ingested.population
-        paidCopies = PopulationReconciliation(ingested.population, sales: settings.policy.sales, customers: customers)
+        paidCopies = PopulationReconciliation(
+            ingested.findings[SalesPopulation.self], sales: settings.policy.sales, customers: customers)
     }
 
     /// An engine's description as one JSON object, keys sorted.

@@ -7,22 +7,12 @@ struct Ingested: Sendable {
     var reports: [InputReport] = []
     /// Every rejected row, file by file in the order given, each file's in line order.
     var rejections: [Rejection] = []
-    /// What the App Store inputs held, when there were any or the signature checks differ
-    /// from the default (reports then say how signatures were treated).
-    var appStore: AppStoreSummary?
     /// Ids of customers a source made for records that link to no known customer.
     var unlinkedCustomers: Set<String> = []
-    /// What a subscription service has active at as-of, by customer id (RevenueCat
-    /// subscriber responses), for the reconciliation flags.
-    var serviceEntitlements: [String: Set<String>] = [:]
-    /// What the rows of sources that state it say each product unlocks.
-    var rowEntitlements = RowEntitlements()
-    /// The products whose type rests on weak evidence (`ProductFindings`).
-    var productFindings: [ProductFindings.Finding] = []
     /// Which customer ids the run merged, onto which customer.
     var identities = CustomerIdentities()
-    /// What the stores' sales reports counted.
-    var population = SalesPopulation()
+    /// What every source handed on beside records, by kind, filed under the merged ids.
+    var findings = SourceFindings()
 }
 
 /// Reads every recognised input of a run into the ledger, source by source.
@@ -38,7 +28,6 @@ enum IngestStage {
         stream.recordLog = recordLog
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         var ingested = Ingested()
-        var claims: [ClaimedOrderRules.Claim] = []
         // Files rank for duplicates in the order they are read: source by source, then as given.
         ledger.rankFiles(
             InputSources.registered.flatMap { source in
@@ -52,12 +41,7 @@ enum IngestStage {
             }
             for (index, file) in zip(indices, outcome.files) { files[index] = file }
             ingested.unlinkedCustomers.formUnion(outcome.unlinkedCustomers)
-            ingested.serviceEntitlements.merge(outcome.serviceEntitlements) { $0.union($1) }
-            ingested.rowEntitlements.merge(outcome.rowEntitlements)
-            ingested.productFindings += outcome.productFindings
-            ingested.population.merge(outcome.population)
-            claims += outcome.claims
-            if let summary = outcome.appStore { ingested.appStore = summary }
+            ingested.findings.merge(outcome.findings)
             if !outcome.identities.isEmpty {
                 // Read before any source of records (`InputSources`): every record after is
                 // filed under its merged customer.
@@ -66,13 +50,10 @@ enum IngestStage {
             }
         }
         ingested.refileByIdentity()
-        if !claims.isEmpty {
-            // Weighed together, once every report has given its orders: a record per claimant.
-            let merged = claims.map {
-                ClaimedOrderRules.Claim(customerID: ingested.identities.customerID(of: $0.customerID), order: $0.order)
-            }
-            _ = ledger.add(ClaimedOrderRules.customers(claiming: merged, orders: ingested.population.orders))
-        }
+        // Weighed once every source has handed on what it found (claims against the orders
+        // of every sales report).
+        let weighed = ingested.findings.weighedCustomers
+        if !weighed.isEmpty { _ = ledger.add(weighed) }
         let duplicates = try ledger.settle()
         // A path given twice shares one count, which goes to its last report: its rows all
         // repeat the first's.
@@ -88,15 +69,11 @@ enum IngestStage {
 }
 
 extension Ingested {
-    /// Files what the sources gave by customer id (RevenueCat's view, the unlinked
-    /// customers) under the customers the identities merged the ids onto.
+    /// Files what the sources gave by customer id (their findings, the unlinked customers)
+    /// under the customers the identities merged the ids onto.
     fileprivate mutating func refileByIdentity() {
         guard !identities.isEmpty else { return }
-        var entitlements: [String: Set<String>] = [:]
-        for (id, active) in serviceEntitlements {
-            entitlements[identities.customerID(of: id), default: []].formUnion(active)
-        }
-        serviceEntitlements = entitlements
+        findings = findings.refiled(by: identities)
         unlinkedCustomers = Set(unlinkedCustomers.map { identities.customerID(of: $0) })
     }
 }
