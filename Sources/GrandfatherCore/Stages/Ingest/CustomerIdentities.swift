@@ -8,10 +8,10 @@
 /// (anon → user, then user → anon) moves the customer to the id the purchases went to last:
 /// the id they left no longer names it.
 ///
-/// Kept as a disjoint-set forest over the ids (union by size, paths halved as they are
-/// walked), each tree carrying the id that names its customer: a merge, and a look-up, costs
-/// the logarithm of the ids at most, so a chain of a hundred thousand merges is read in a
-/// blink, where following each id's survivor one step at a time took the square.
+/// Kept in the kit's `IdentityForest`, each group carrying the id that names its customer: a
+/// merge, and a look-up, costs the logarithm of the ids at most, so a chain of a hundred
+/// thousand merges is read in a blink, where following each id's survivor one step at a time
+/// took the square.
 struct CustomerIdentities: Sendable {
     /// Why an id stopped naming a customer of its own.
     enum Merge: String, Sendable, CaseIterable {
@@ -28,14 +28,9 @@ struct CustomerIdentities: Sendable {
         var how: Merge
     }
 
-    /// Every id a merge named, by its place in `ids`.
-    private var places: [String: Int] = [:]
-    private var ids: [String] = []
-    /// Each id's parent in its tree; a root is its own parent.
-    private var parent: [Int] = []
-    /// A root's count of ids, for union by size.
-    private var size: [Int] = []
-    /// A root's customer: the place of the id that names every id of its tree.
+    /// Every id a merge named, grouped by customer.
+    private var forest = IdentityForest()
+    /// A root's customer: the place of the id that names every id of its group.
     private var name: [Int] = []
     /// How each merged id stopped naming a customer of its own; `nil` for an id that names one.
     private var how: [Merge?] = []
@@ -48,10 +43,10 @@ struct CustomerIdentities: Sendable {
     /// unless `kind` is a transfer to an id that does not name that customer: the customer is
     /// then named by `other`, where the purchases went.
     mutating func merge(_ id: String, onto other: String, how kind: Merge) {
-        let from = root(place(of: id))
+        let from = forest.root(place(of: id))
         let destination = place(of: other)
-        let to = root(destination)
-        guard from != to else {
+        let to = forest.root(destination)
+        guard let joined = forest.join(from, to) else {
             guard kind == .transfer, name[to] != destination else { return }
             how[name[to]] = .transfer
             how[destination] = nil
@@ -60,17 +55,13 @@ struct CustomerIdentities: Sendable {
         }
         how[name[from]] = kind
         mergedCount += 1
-        let (child, survivor) = size[from] <= size[to] ? (from, to) : (to, from)
-        parent[child] = survivor
-        size[survivor] += size[child]
-        name[survivor] = name[to]
+        name[joined.survivor] = name[to]
     }
 
     /// The id the records of `id` are filed under: `id` itself unless it was merged.
     func customerID(of id: String) -> String {
-        guard var place = places[id] else { return id }
-        while parent[place] != place { place = parent[place] }
-        return ids[name[place]]
+        guard let place = forest.existingPlace(of: id) else { return id }
+        return forest.ids[name[forest.rootOf(place)]]
     }
 
     /// Every merged id with its customer, resolved: what a reader of records looks ids up in.
@@ -90,33 +81,18 @@ struct CustomerIdentities: Sendable {
     }
 
     private func forEachMerged(_ body: (String, String, Merge) -> Void) {
-        for place in ids.indices {
+        for place in forest.ids.indices {
             guard let kind = how[place] else { continue }
-            var root = place
-            while parent[root] != root { root = parent[root] }
-            body(ids[place], ids[name[root]], kind)
+            body(forest.ids[place], forest.ids[name[forest.rootOf(place)]], kind)
         }
     }
 
     /// `id`'s place, made for an id not seen before.
     private mutating func place(of id: String) -> Int {
-        if let place = places[id] { return place }
-        let place = ids.count
-        places[id] = place
-        ids.append(id)
-        parent.append(place)
-        size.append(1)
-        name.append(place)
-        how.append(nil)
-        return place
-    }
-
-    /// The root of `place`'s tree, halving the path walked.
-    private mutating func root(_ place: Int) -> Int {
-        var place = place
-        while parent[place] != place {
-            parent[place] = parent[parent[place]]
-            place = parent[place]
+        let place = forest.place(of: id)
+        if place == name.count {
+            name.append(place)
+            how.append(nil)
         }
         return place
     }
