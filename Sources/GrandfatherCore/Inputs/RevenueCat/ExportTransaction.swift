@@ -73,7 +73,15 @@ struct ExportTransaction: Equatable, Sendable {
             var entitlements: [String]?
             switch row.read(.entitlementIdentifiers, RevenueCatValue.list) {
             case nil: break
-            case .some(let items?): entitlements = items
+            case .some(let items?):
+                // Each entitlement a row names is an id the reports and the snapshot show: it
+                // passes the one rule (`TextBytes`), as the row's other ids do.
+                if let problem = items.lazy.compactMap({ TextBytes.problem($0, as: .identifier) }).first {
+                    throw ExportRowProblem(
+                        column: .entitlementIdentifiers, value: row.text(.entitlementIdentifiers),
+                        reason: "holds an entitlement that " + problem.complaint)
+                }
+                entitlements = items
             case .some(nil):
                 throw ExportRowProblem(
                     column: .entitlementIdentifiers, value: row.text(.entitlementIdentifiers), reason: "is not a list")

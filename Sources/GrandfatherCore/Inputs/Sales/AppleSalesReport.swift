@@ -84,9 +84,12 @@ struct AppleSalesRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: AppleSalesColumn) -> String? { row.text(column.rawValue) }
-        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
-        for column in [AppleSalesColumn.appleIdentifier, .sku] {
-            if let problem = row.problem(column.rawValue, as: .identifier) {
+        // The ids and the title a row names pass the one rule (`TextBytes`), as every
+        // source's do: the title is shown in every report.
+        for (column, kind) in [
+            (AppleSalesColumn.appleIdentifier, TextBytes.Kind.identifier), (.sku, .identifier), (.title, .value),
+        ] {
+            if let problem = row.problem(column.rawValue, as: kind) {
                 return .rejected(column.name, problem.reason(column.name))
             }
         }

@@ -60,9 +60,13 @@ struct GooglePlayEarningsRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: GooglePlayEarningsColumn) -> String? { row.text(column.rawValue) }
-        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
-        for column in [GooglePlayEarningsColumn.description, .productID] {
-            if let problem = row.problem(column.rawValue, as: .identifier) {
+        // The ids and the title a row names pass the one rule (`TextBytes`), as every
+        // source's do: the title is shown in every report.
+        for (column, kind) in [
+            (GooglePlayEarningsColumn.description, TextBytes.Kind.identifier), (.productID, .identifier),
+            (.productTitle, .value),
+        ] {
+            if let problem = row.problem(column.rawValue, as: kind) {
                 return .rejected(column.name, problem.reason(column.name))
             }
         }

@@ -52,9 +52,13 @@ struct GooglePlaySalesRows: SalesRows {
 
     static func read(_ row: RawRow, against policy: SalesReading) -> SalesRow {
         func text(_ column: GooglePlaySalesColumn) -> String? { row.text(column.rawValue) }
-        // The ids a row names pass the one rule (`TextBytes`), as every source's do.
-        for column in [GooglePlaySalesColumn.orderNumber, .productID, .packageID] {
-            if let problem = row.problem(column.rawValue, as: .identifier) {
+        // The ids and the title a row names pass the one rule (`TextBytes`), as every
+        // source's do: the title is shown in every report.
+        for (column, kind) in [
+            (GooglePlaySalesColumn.orderNumber, TextBytes.Kind.identifier), (.productID, .identifier),
+            (.packageID, .identifier), (.productTitle, .value),
+        ] {
+            if let problem = row.problem(column.rawValue, as: kind) {
                 return .rejected(column.name, problem.reason(column.name))
             }
         }

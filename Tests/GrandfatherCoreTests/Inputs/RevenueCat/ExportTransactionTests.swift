@@ -135,6 +135,11 @@ struct ExportTransactionTests {
             ("end_time", "2026-02-30 00:00:00", "end_time is not a time: '2026-02-30 00:00:00'"),
             ("is_sandbox", "yes", "is_sandbox is not a boolean: 'yes'"),
             ("entitlement_identifiers", "pro", "entitlement_identifiers is not a list: 'pro'"),
+            (
+                "entitlement_identifiers", "[pro, \"plus\u{A0}\"]",
+                "entitlement_identifiers holds an entitlement that begins or ends with white space (U+00A0); "
+                    + "values are never trimmed: '[pro, \"plus\u{A0}\"]'"
+            ),
             ("renewal_number", "3rd", "renewal_number is not a whole number: '3rd'"),
             ("ownership_type", "SHARED", "ownership_type is not PURCHASED or FAMILY_SHARED: 'SHARED'"),
         ])

@@ -131,6 +131,18 @@ import Testing
         #expect(run.audit.population.units.isEmpty)
     }
 
+    /// Issue 51, item 16: the title every report shows passes the one text rule (a value: a
+    /// tab is kept, a control character is not), so no escape sequence reaches summary.md.
+    @Test func aTitleWithAControlCharacterIsRejected() throws {
+        let escaped = Self.row("1F", "1", "02/01/2024").replacingOccurrences(of: "\tMaps\t", with: "\tMaps\u{1B}[2J\t")
+        let run = try AuditFixture.run(
+            [FixtureFile("sales.txt", Self.report(escaped, Self.row("1F", "2", "02/02/2024")))], policy: Self.policy)
+        let rejections = run.rejections("sales.txt")
+        #expect(rejections.map(\.line) == [2])
+        #expect(rejections.first?.reason == "Title contains a control character (U+001B)")
+        #expect(run.audit.population.copiesCounted == 2)
+    }
+
     @Test func copiesAreSetBesideTheCustomersGrandfatheredByMonthAndCountry() throws {
         var policy = Self.policy
         policy.basis = "date"
