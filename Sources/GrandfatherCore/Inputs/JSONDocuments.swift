@@ -65,7 +65,7 @@ enum JSONDocuments {
             if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
         } catch {
             units.append(
-                .rejected(line: error.line, reason: "malformed JSON at column \(error.column): \(error.message)"))
+                .rejected(line: error.line, reason: error.reason(at: "column \(error.column)")))
         }
     }
 
@@ -86,7 +86,7 @@ enum JSONDocuments {
                 parser.skipWhitespace()
                 if open == nil, parser.isAtEnd { open = units.count }
                 let place = error.line == line ? "column \(error.column)" : "line \(error.line), column \(error.column)"
-                units.append(.rejected(line: line, reason: "malformed JSON at \(place): \(error.message)"))
+                units.append(.rejected(line: line, reason: error.reason(at: place)))
                 parser.rewind(to: start)
                 guard parser.resume(atNextLineStartingWith: UInt8(ascii: "{")) else { return }
             }

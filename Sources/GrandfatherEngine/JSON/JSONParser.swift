@@ -144,7 +144,15 @@ public struct JSONParser {
             skipWhitespace()
             let valueLine = line
             let valueColumn = column
-            let value = try parseValue(depth: depth)
+            let value: JSONValue
+            do throws(JSONSyntaxError) {
+                value = try parseValue(depth: depth)
+            } catch {
+                // Named by the innermost member, so that a record's rejection can say which.
+                var named = error
+                if named.key == nil { named.key = key }
+                throw named
+            }
             openMembers.append(
                 JSONMember(
                     key: key, value: value, line: keyLine, column: keyColumn, valueLine: valueLine,
@@ -305,7 +313,7 @@ public struct JSONParser {
                     return String(decoding: raw, as: UTF8.self)
                 }
                 guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw error("a string is not valid UTF-8")
+                    throw error(JSONSyntaxError.invalidUTF8)
                 }
                 return text
             }
@@ -316,7 +324,7 @@ public struct JSONParser {
         }
         index = start - 1
         guard let text = String(validating: try parseStringBytes(), as: UTF8.self) else {
-            throw error("a string is not valid UTF-8")
+            throw error(JSONSyntaxError.invalidUTF8)
         }
         return text
     }

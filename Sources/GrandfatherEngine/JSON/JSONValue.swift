@@ -82,6 +82,29 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var line: Int
     public var column: Int
     public var message: String
+    /// The key of the innermost member whose value holds the error; `nil` outside any.
+    public var key: String? = nil
+
+    /// The message of a string that is not UTF-8.
+    static let invalidUTF8 = "a string is not valid UTF-8"
+
+    /// The reason a record this error breaks is rejected, at `place` (`column 24`): a string
+    /// that is not UTF-8 is named by its member, in the words of the one text rule
+    /// (`purchaseToken is not valid UTF-8`, as a CSV cell's would be); any other error is
+    /// malformed JSON at its place.
+    public func reason(at place: String) -> String {
+        guard let named = namedEncodingProblem else { return "malformed JSON at \(place): \(message)" }
+        return "\(named) (at \(place))"
+    }
+
+    /// `purchaseToken is not valid UTF-8`, for a string that is not UTF-8 in a member whose
+    /// key is short plain ASCII (any other key would need quoting); else `nil`.
+    public var namedEncodingProblem: String? {
+        guard message == Self.invalidUTF8, let key, key.utf8.count <= 64,
+            key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
+        return "\(key) \(TextBytes.Problem.invalidUTF8.complaint)"
+    }
 }
 
 extension JSONMember {

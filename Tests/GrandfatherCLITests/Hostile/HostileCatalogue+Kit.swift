@@ -315,6 +315,18 @@ extension HostileCatalogue {
                 #"{"customer_id": "c\ud800", "platform": "ios"}"# + "\n" + #"{"customer_id": "c2", "platform": "ios"}"#
                     + "\n")),
         .read(
+            "a Google Play response whose `purchaseToken` is not UTF-8, after a plain one", "51.16",
+            [.rejected("purchaseToken is not valid UTF-8"), .stdout("3 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "subscriptions.jsonl",
+                bytes: Array((playResponse("tok-1", account: "c1") + playResponse("tok-2", account: "c2")).utf8)
+                    .replacing(Array("tok-2".utf8), with: [0x74, 0x6F, 0x6B, 0xFF]))),
+        .read(
+            "an App Store sales report whose title holds an escape sequence", "51.16",
+            [.rejected("Title contains a control character (U+001B)"), .stdout("3 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "S_D_85012345_20240201.txt", appleSalesReport([("Maps\u{1B}[2J", "1"), ("Maps", "2")]))),
+        .read(
             "a canonical JSON customer whose `customer_id` is `true`", "51.16",
             [.rejected("customer_id holds true or false, not a value of its field"), .stdout("1 customer (")],
             make: HostileCase.auditing("customers.jsonl", #"{"customer_id": true, "platform": "ios"}"# + "\n")),

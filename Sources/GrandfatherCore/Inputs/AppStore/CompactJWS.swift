@@ -97,6 +97,7 @@ struct CompactJWS: Sendable {
         switch parsed {
         case .success(let value): return value
         case .failure(let error):
+            if let named = error.namedEncodingProblem { throw FormatError(reason: "JWS \(what): \(named)") }
             throw FormatError(reason: "JWS \(what) is not JSON (\(error.line):\(error.column): \(error.message))")
         }
     }

@@ -102,7 +102,10 @@ enum PlayNotice {
                 let value: JSONValue
                 switch JSONParser.parseDocument(bytes, trailing: "after the notification") {
                 case .success(let parsed): value = parsed
-                case .failure(let error): throw Problem("message.data is not JSON: \(error.message)")
+                case .failure(let error):
+                    throw Problem(
+                        error.namedEncodingProblem.map { "message.data: \($0)" }
+                            ?? "message.data is not JSON: \(error.message)")
                 }
                 if let repeated = value.firstRepeatedKey {
                     throw Problem("message.data repeats the key \(Excerpt.of(repeated.key))")
