@@ -21,6 +21,10 @@ enum InputDiagnosis {
         if let first = file.firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             let record = try? file.firstJSONRecord()
             guard let keys = record?.keys, !keys.isEmpty else {
+                if record == nil, let problem = file.firstJSONProblem() {
+                    return "a JSON file whose first value cannot be read (\(problem)): no reader takes it; "
+                        + canonicalNeeds
+                }
                 return "a JSON file with no object to read: no reader takes it; " + canonicalNeeds
             }
             return "a JSON file whose first object has the keys \(listed(keys)): no reader takes it; "

@@ -225,15 +225,26 @@ extension JSONDocuments {
 extension FilePeek {
     /// The first record of a JSON file, which tells its shape: the first element of a
     /// top-level array, else the first top-level value. Reads more of the file while that
-    /// value is cut short, within `JSONDocuments.maximumPeek`; `nil` for a file that starts
-    /// with neither `{` nor `[`, or whose first value is not whole within the peek.
+    /// value is cut short, within `JSONDocuments.maximumPeek`. A first value that is broken,
+    /// not cut short, is passed over for the first whole one after it: the reader rejects it
+    /// at its line and reads on, as it does a broken later one (issue 51, item 13). `nil`
+    /// for a file that starts with neither `{` nor `[`, or holds no whole value in the peek.
     mutating func firstJSONRecord() throws(GrandfatherError) -> JSONValue.Located? {
         guard let first = firstNonBlank, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         while true {
-            if case .element(let element)? = JSONDocuments.units(prefix).first {
-                return element.elements?.first ?? element
+            let units = JSONDocuments.units(prefix)
+            if case .element(let element)? = units.first { return element.elements?.first ?? element }
+            guard prefix.count < JSONDocuments.maximumPeek, try readMore() else {
+                for case .element(let element) in units { return element.elements?.first ?? element }
+                return nil
             }
-            guard prefix.count < JSONDocuments.maximumPeek, try readMore() else { return nil }
         }
+    }
+
+    /// Why the first value of a JSON file cannot be read (`line 1: purchaseToken is not
+    /// valid UTF-8 (at column 19)`), when it cannot; for the sentence of a file no reader takes.
+    func firstJSONProblem() -> String? {
+        guard case .rejected(let line, let reason)? = JSONDocuments.units(prefix).first else { return nil }
+        return "line \(line): \(reason)"
     }
 }

@@ -16,6 +16,13 @@ extension HostileCatalogue {
         return "{" + fields.joined(separator: ",") + "}\n"
     }
 
+    /// Stored responses of `tokens`, one a line, each naming customer `c` and its token's
+    /// number; `broken`'s last byte made one that is not UTF-8 (0xFF).
+    static func playResponses(_ tokens: [String], breaking broken: String) -> [UInt8] {
+        let text = tokens.map { playResponse($0, account: "c" + $0.filter(\.isNumber)) }.joined()
+        return Array(text.utf8).replacing(Array(broken.utf8), with: Array(broken.utf8.dropLast()) + [0xFF])
+    }
+
     /// App Store Connect's Summary Sales Report, tab-separated: its header and one row a title
     /// and units, each a paid copy of app 111 sold on 2024-02-01.
     static func appleSalesReport(_ rows: [(title: String, units: String)]) -> String {
@@ -318,9 +325,19 @@ extension HostileCatalogue {
             "a Google Play response whose `purchaseToken` is not UTF-8, after a plain one", "51.16",
             [.rejected("purchaseToken is not valid UTF-8"), .stdout("3 rows read, 1 rejected")],
             make: HostileCase.auditing(
-                "subscriptions.jsonl",
-                bytes: Array((playResponse("tok-1", account: "c1") + playResponse("tok-2", account: "c2")).utf8)
-                    .replacing(Array("tok-2".utf8), with: [0x74, 0x6F, 0x6B, 0xFF]))),
+                "subscriptions.jsonl", bytes: playResponses(["tok-1", "tok-2"], breaking: "tok-2"))),
+        .read(
+            "a Google Play responses file whose first response is not UTF-8, the rest plain", "51.13",
+            [.rejected("purchaseToken is not valid UTF-8"), .stdout("3 rows read, 1 rejected")],
+            make: HostileCase.auditing(
+                "subscriptions.jsonl", bytes: playResponses(["tok-1", "tok-2"], breaking: "tok-1"))),
+        .refused(
+            "a JSON file whose only value cannot be read", "51.14",
+            .line(
+                "broken.jsonl: error: a JSON file whose first value cannot be read (line 1: purchaseToken is not valid UTF-8 (at column 25)): no reader takes it; "
+                    + "canonical customers need customer_id and platform; transactions need transaction_id, customer_id, "
+                    + "product_id, product_type and purchase_date (docs/Inputs.md lists every format read)"),
+            make: HostileCase.auditing("broken.jsonl", bytes: playResponses(["tok-1"], breaking: "tok-1"))),
         .read(
             "an App Store sales report whose title holds an escape sequence", "51.16",
             [.rejected("Title contains a control character (U+001B)"), .stdout("3 rows read, 1 rejected")],
