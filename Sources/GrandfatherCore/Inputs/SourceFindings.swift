@@ -42,14 +42,15 @@ struct SourceFindings: Sendable {
 
     init() {}
 
-    /// What was handed on of `kind`: the kind's empty value when nothing was.
+    /// What was handed on of `kind`: the kind's empty value when nothing was. Read only: a
+    /// value changed in place here would be copied whole at each change (the list still holds
+    /// it), so a source builds its finding apart and hands it on once.
     subscript<Finding: SourceFinding>(_ kind: Finding.Type) -> Finding {
-        get { (byKind[ObjectIdentifier(kind)] as? Finding) ?? Finding() }
-        set { byKind[ObjectIdentifier(kind)] = newValue }
+        (byKind[ObjectIdentifier(kind)] as? Finding) ?? Finding()
     }
 
     /// What was handed on of `kind`, or `nil` when no source handed one on; set, it replaces
-    /// what was (`nil`: as if none had been handed on).
+    /// what was (`nil`: as if none had been handed on). To add to it, hand on.
     subscript<Finding: SourceFinding>(ifHandedOn kind: Finding.Type) -> Finding? {
         get { byKind[ObjectIdentifier(kind)] as? Finding }
         set { byKind[ObjectIdentifier(kind)] = newValue }

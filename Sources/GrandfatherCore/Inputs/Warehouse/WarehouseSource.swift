@@ -24,6 +24,8 @@ enum WarehouseSource: InputSource {
     /// transactions.
     static func read(_ inputs: [RecognizedInput], into stream: RecordStream) throws(GrandfatherError) -> SourceOutcome {
         var outcome = SourceOutcome()
+        // What the side tables hold, built here and handed on once.
+        var found = (rows: RowEntitlements(), service: ServiceEntitlements())
         var files = [(report: InputReport, rejections: [Rejection])?](repeating: nil, count: inputs.count)
         func table(_ index: Int) -> String { inputs[index].detail as? String ?? "" }
         var factSources: [String: [(CustomerFact, CustomerSource)]] = [:]
@@ -38,25 +40,27 @@ enum WarehouseSource: InputSource {
                 switch name {
                 case WarehouseLayout.customers.name:
                     files[index] = try readCustomers(
-                        path, factSources: factSources, stream: stream, outcome: &outcome)
+                        path, factSources: factSources, stream: stream, outcome: &outcome, service: &found.service)
                 case WarehouseLayout.transactions.name:
                     files[index] = try readTransactions(path, stream: stream)
                 default:
                     let file = try WarehouseTable.read(path, kind: .customers, columns: columns(of: name)) { _, row in
-                        note(row, of: name, factSources: &factSources, outcome: &outcome)
+                        note(row, of: name, factSources: &factSources, outcome: &outcome, found: &found)
                     }
                     files[index] = (file.report, file.rejections)
                 }
             }
         }
         outcome.files = files.compactMap { $0 }
+        outcome.findings.handOn(found.rows)
+        outcome.findings.handOn(found.service)
         return outcome
     }
 
     /// Notes one row of a side table.
     private static func note(
         _ row: [String?], of table: String, factSources: inout [String: [(CustomerFact, CustomerSource)]],
-        outcome: inout SourceOutcome
+        outcome: inout SourceOutcome, found: inout (rows: RowEntitlements, service: ServiceEntitlements)
     ) -> RowProblem? {
         guard let key = row[0], let value = row[1] else {
             return RowProblem(field: nil, column: nil, reason: "a required value is missing")
@@ -68,9 +72,9 @@ enum WarehouseSource: InputSource {
             else { return RowProblem(field: "fact", column: nil, reason: "unknown fact or source") }
             factSources[key, default: []].append((fact, source))
         case WarehouseLayout.productEntitlements.name:
-            outcome.findings[RowEntitlements.self].note(product: key, [value])
+            found.rows.note(product: key, [value])
         case WarehouseLayout.serviceEntitlements.name:
-            outcome.findings[ServiceEntitlements.self].note(key, [value])
+            found.service.note(key, [value])
         default:
             guard let how = CustomerIdentities.Merge(rawValue: row[2] ?? "") else {
                 return RowProblem(field: "how", column: nil, reason: "unknown merge '\(row[2] ?? "")'")
@@ -88,7 +92,7 @@ enum WarehouseSource: InputSource {
     /// is skipped, as the ledger makes the same customer again from its transactions.
     private static func readCustomers(
         _ path: String, factSources: [String: [(CustomerFact, CustomerSource)]], stream: RecordStream,
-        outcome: inout SourceOutcome
+        outcome: inout SourceOutcome, service: inout ServiceEntitlements
     ) throws(GrandfatherError) -> (report: InputReport, rejections: [Rejection]) {
         var sink = stream.sink(file: path, kind: .customers, customerSource: .customersFile)
         let file = try WarehouseTable.read(
@@ -98,7 +102,7 @@ enum WarehouseSource: InputSource {
             case .failure(let problem):
                 return problem
             case .success(let read):
-                if read.serviceView { outcome.findings[ServiceEntitlements.self].note(read.customer.id, []) }
+                if read.serviceView { service.note(read.customer.id, []) }
                 if read.customer.isUnlinked { outcome.unlinkedCustomers.insert(read.customer.id) }
                 if !read.customer.isOrphan { sink.accept(customer: read.customer, line: line) }
                 return nil

@@ -131,6 +131,7 @@ public enum NormalizedFolder {
         let out = ByteBuffer(capacity: 64 * audit.customers.count + 256)
         out.appendRaw(WarehouseLayout.customers.header)
         let comma = UInt8(ascii: ",")
+        let service = audit.serviceEntitlements
         audit.customers.forEachVerdict { customer, _, _ in
             out.appendPlainCell(customer.id)
             out.append(comma)
@@ -154,7 +155,7 @@ public enum NormalizedFolder {
             out.append(comma)
             out.appendPlainCell(customer.provenance.rowSource?.code)
             out.append(comma)
-            out.appendPlainCell(audit.serviceEntitlements[customer.id] != nil)
+            out.appendPlainCell(service[customer.id] != nil)
             out.append(comma)
             out.appendPlainCell(customer.orderClaims.isEmpty ? nil : customer.orderClaims.code)
             out.append(comma)

@@ -46,7 +46,7 @@ public struct Audit: Sendable {
     /// What the stores' sales reports counted; empty when the run read none.
     public var population: SalesPopulation {
         get { findings[SalesPopulation.self] }
-        set { findings[SalesPopulation.self] = newValue }
+        set { findings[ifHandedOn: SalesPopulation.self] = newValue }
     }
 
     /// Whether a subscription service's view of the customers was read (RevenueCat subscriber
