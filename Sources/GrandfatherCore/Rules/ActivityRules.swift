@@ -11,6 +11,13 @@ enum ActivityRules {
     /// Where an auto-renewable comes against another.
     enum Order: Equatable, Sendable { case earlier, same, later }
 
+    /// The rule's first step alone: the later purchase; `nil` on the same instant, where the
+    /// ids and states decide. Nearly every pair is told apart here, without their ids.
+    static func order(purchased: Instant, against keptPurchased: Instant) -> Order? {
+        guard purchased != keptPurchased else { return nil }
+        return keptPurchased < purchased ? .later : .earlier
+    }
+
     /// Where the auto-renewable purchased at `purchased`, with transaction id `id` and renewal
     /// state `state`, comes against the latest one kept (SPEC §8.19): the later purchase; on
     /// the same instant the greater transaction id (its UTF-8 bytes); then the greater renewal
@@ -20,7 +27,7 @@ enum ActivityRules {
         purchased: Instant, id: some Collection<UInt8>, state: RenewalState?,
         against keptPurchased: Instant, id keptID: some Collection<UInt8>, state keptState: RenewalState?
     ) -> Order {
-        if purchased != keptPurchased { return keptPurchased < purchased ? .later : .earlier }
+        if let order = order(purchased: purchased, against: keptPurchased) { return order }
         if !keptID.elementsEqual(id) { return keptID.lexicographicallyPrecedes(id) ? .later : .earlier }
         let kept = (keptState?.rawValue ?? "").utf8
         let candidate = (state?.rawValue ?? "").utf8

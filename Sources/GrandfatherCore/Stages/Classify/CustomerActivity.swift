@@ -223,6 +223,12 @@ struct CustomerActivity: Sendable {
     /// Where an auto-renewable transaction comes against the latest one kept
     /// (`ActivityRules.order`, SPEC §8.19); the first one read is the latest so far.
     private func order(of transaction: Transaction, of batch: TransactionBatch) -> ActivityRules.Order {
+        // The purchase dates first, read in place: the kept one is copied, and the ids looked
+        // at, only on the same instant.
+        guard let keptPurchased = latestRenewable?.purchaseDate else { return .later }
+        if let order = ActivityRules.order(purchased: transaction.purchaseDate, against: keptPurchased) {
+            return order
+        }
         guard let latest = latestRenewable else { return .later }
         return batch.withBytes(transaction.transactionID) { candidate in
             latest.compactTransactionID.withBytes { kept in
