@@ -3,8 +3,9 @@ import Testing
 
 @testable import GrandfatherEngine
 
-/// `ASCII.isPlain` reads a field a word at a time, then its last bytes one by one:
-/// it must answer as a byte-by-byte check does, at every length and wherever the odd byte is.
+/// `ASCII.isPlain` reads a field a word at a time, its last word overlapping the one before
+/// (a field shorter than a word one byte at a time): it must answer as a byte-by-byte check
+/// does, at every length and wherever the odd byte is.
 @Suite struct ASCIITests {
     @Test func isPlainAgreesWithAByteByByteCheck() {
         var generator = SplitMix(seed: 7)
@@ -27,6 +28,21 @@ import Testing
             }
         }
         #expect(notPlain > 1_000)
+    }
+
+    /// Every byte value, alone among plain bytes, at every place of every length up to three
+    /// words: the one test of a word must refuse exactly the bytes outside 32…126.
+    @Test func everyByteIsJudgedAloneAtEveryPlace() {
+        for length in 1...24 {
+            for place in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: 0x7E, count: length)
+                    bytes[place] = UInt8(value)
+                    let plain = bytes.withUnsafeBytes { ASCII.isPlain($0) }
+                    #expect(plain == (value >= 0x20 && value < 0x7F), "\(value) at \(place) of \(length)")
+                }
+            }
+        }
     }
 
     @Test func lineFeedsAreCountedAsAByteByByteCountCountsThem() {
