@@ -245,9 +245,11 @@ enum PlaySubscriptionRules {
     ///
     /// Each response links to at most one earlier token, so the chains form a forest whose
     /// roots are a token with no link (or no response in the run) or a loop. Both answers are
-    /// worked out once for every token, by place, in one walk up the links and one pass down
-    /// them by depth: a chain of a million upgrades costs a million steps, where following each
-    /// token's links on its own took the square. Tokens are compared only where the answer
+    /// worked out once for every token, by place: the chains joined in the kit's
+    /// `IdentityForest`, which finds each loop, resolved from each chain's end down the links,
+    /// then once from the deepest tokens up for the nearest named token below: a chain of a
+    /// million upgrades costs a million steps, where following each token's links on its own
+    /// took the square. Tokens are compared only where the answer
     /// turns on them (a loop's least token, the nearer of two tokens below one), so neither
     /// answer depends on the order the responses were given.
     struct Chains {
@@ -265,10 +267,7 @@ enum PlaySubscriptionRules {
             // The place a token links to; a link to a token without a response ends the chain there.
             var link = [Int?](repeating: nil, count: count)
             for node in nodes { link[node] = snapshots[node].linkedToken.flatMap { standing.places[$0] } }
-            var up = Up(count: count)
-            for start in nodes where up.root[start] == nil {
-                up.walk(from: start, snapshots: snapshots, link: link)
-            }
+            let up = Up(nodes: nodes, snapshots: snapshots, link: link)
             let below = Self.nearestBelow(nodes: nodes, snapshots: snapshots, link: link, up: up)
             roots = up.root
             customers = (0..<count).map { up.named[$0] ?? below[$0]?.named }
@@ -294,79 +293,94 @@ enum PlaySubscriptionRules {
         /// `customer(at:)` of the response that stands for `token`.
         func customer(of token: String) -> String? { standing.places[token].flatMap(customer(at:)) }
 
-        /// What the walk up the links gives each place: its root, its depth below it (a loop's
-        /// tokens are at depth 0), and the place of the nearest token at or above it that names
-        /// a customer.
+        /// What the links above give each place: its root, its depth below it (a loop's tokens
+        /// are at depth 0), and the place of the nearest token at or above it that names a
+        /// customer.
+        ///
+        /// The chains are joined in the kit's `IdentityForest`, one group a chain: the link
+        /// that finds its two tokens already one group is the one that closes the chain's loop
+        /// (a chain has at most one, as each token links to at most one other). Each chain's
+        /// end, a token with no link, with a link to a token without a response, or a loop, is
+        /// resolved first, and the rest from it down the links, each place once.
         private struct Up {
             var root: [String?]
             var depth: [Int]
             var named: [Int?]
-            /// Where a place stands on the walk under way, -1 off it.
-            var onPath: [Int]
             /// The places of each loop that names no customer.
             var namelessLoops: [[Int]] = []
-            /// The walk under way: one list for every walk, not one made for each of millions.
-            private var path: [Int] = []
 
-            init(count: Int) {
+            init(nodes: [Int], snapshots: [Snapshot], link: [Int?]) {
+                let count = snapshots.count
                 root = Array(repeating: nil, count: count)
                 depth = Array(repeating: 0, count: count)
                 named = Array(repeating: nil, count: count)
-                onPath = Array(repeating: -1, count: count)
+                var forest = IdentityForest(numbered: count)
+                var ends: [Int] = []
+                for node in nodes {
+                    guard let next = link[node] else {
+                        resolveEnd(node, snapshots)
+                        ends.append(node)
+                        continue
+                    }
+                    if forest.join(node, next) == nil {
+                        ends += resolveLoop(closedBy: node, snapshots: snapshots, link: link)
+                    }
+                }
+                resolveDown(from: ends, nodes: nodes, snapshots: snapshots, link: link)
             }
 
-            /// Resolves every place from `start` up to the first one resolved already, the end
-            /// of its chain, or a loop.
-            mutating func walk(from start: Int, snapshots: [Snapshot], link: [Int?]) {
-                path.removeAll(keepingCapacity: true)
-                var current = start
-                // What the token above the path's last one gives it.
-                var above: (root: String, depth: Int, named: Int?)
-                while true {
-                    onPath[current] = path.count
-                    path.append(current)
-                    guard let next = link[current] else {
-                        if let missing = snapshots[current].linkedToken {
-                            above = (missing, 0, nil)
-                        } else {
-                            // The end of its chain: its own root, at depth 0.
-                            path.removeLast()
-                            root[current] = snapshots[current].token
-                            named[current] = snapshots[current].customerID == nil ? nil : current
-                            above = (snapshots[current].token, 0, named[current])
-                        }
-                        break
-                    }
-                    if let resolved = root[next] {
-                        above = (resolved, depth[next], named[next])
-                        break
-                    }
-                    if onPath[next] >= 0 {
-                        let loop = Array(path[onPath[next]...])
-                        path.removeSubrange(onPath[next]...)
-                        let least = loop.map { snapshots[$0].token }.min() ?? snapshots[next].token
-                        // Around a loop, the nearest named token is found within two turns.
-                        var nearest: Int?
-                        for place in (loop + loop).reversed() {
-                            if snapshots[place].customerID != nil { nearest = place }
-                            named[place] = nearest
-                        }
-                        if nearest == nil { namelessLoops.append(loop) }
-                        for place in loop {
-                            root[place] = least
-                            depth[place] = 0
-                        }
-                        above = (least, 0, named[loop[0]])
-                        break
-                    }
-                    current = next
+            /// A token whose link reaches no response: its own root at depth 0, or, linking to
+            /// a token without a response in the run, that token's at depth 1.
+            private mutating func resolveEnd(_ place: Int, _ snapshots: [Snapshot]) {
+                let named = snapshots[place].customerID == nil ? nil : place
+                self.named[place] = named
+                if let missing = snapshots[place].linkedToken {
+                    (root[place], depth[place]) = (missing, 1)
+                } else {
+                    (root[place], depth[place]) = (snapshots[place].token, 0)
                 }
-                for place in path { onPath[place] = -1 }
-                for place in path.reversed() {
-                    root[place] = above.root
-                    depth[place] = above.depth + 1
-                    named[place] = snapshots[place].customerID == nil ? above.named : place
-                    above = (above.root, above.depth + 1, named[place])
+            }
+
+            /// The loop whose last link leaves `last`: its places, each at depth 0 under the
+            /// loop's least token, each taking the nearest named token at or above it (within
+            /// two turns around the loop).
+            private mutating func resolveLoop(closedBy last: Int, snapshots: [Snapshot], link: [Int?]) -> [Int] {
+                // In link order: each place links to the next, and the last one to `last`.
+                var loop = [last]
+                while let next = link[loop[loop.count - 1]], next != last { loop.append(next) }
+                let least = loop.lazy.map { snapshots[$0].token }.min() ?? snapshots[last].token
+                var nearest: Int?
+                for place in (loop + loop).reversed() {
+                    if snapshots[place].customerID != nil { nearest = place }
+                    named[place] = nearest
+                }
+                if nearest == nil { namelessLoops.append(loop) }
+                for place in loop { (root[place], depth[place]) = (least, 0) }
+                return loop
+            }
+
+            /// Every other place from the ends down the links: a place takes its link's root,
+            /// one more than its depth, and its named token unless it names one itself. The
+            /// places linking to each are counted out into one list, not a list made for each.
+            private mutating func resolveDown(from ends: [Int], nodes: [Int], snapshots: [Snapshot], link: [Int?]) {
+                var starts = [Int](repeating: 0, count: snapshots.count + 1)
+                for node in nodes { if let next = link[node] { starts[next + 1] += 1 } }
+                for place in starts.indices.dropFirst() { starts[place] += starts[place - 1] }
+                var below = [Int](repeating: 0, count: starts[snapshots.count])
+                var filled = starts
+                for node in nodes {
+                    guard let next = link[node] else { continue }
+                    below[filled[next]] = node
+                    filled[next] += 1
+                }
+                var pending = ends
+                while let place = pending.popLast() {
+                    for child in below[starts[place]..<starts[place + 1]] where root[child] == nil {
+                        root[child] = root[place]
+                        depth[child] = depth[place] + 1
+                        named[child] = snapshots[child].customerID == nil ? named[place] : child
+                        pending.append(child)
+                    }
                 }
             }
         }

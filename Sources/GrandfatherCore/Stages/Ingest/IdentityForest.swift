@@ -5,7 +5,8 @@
 /// A disjoint-set forest over the ids' places (union by size, paths halved as they are
 /// walked): a join, and a look-up, cost the logarithm of the ids at most. What a group
 /// answers (the id that names a customer, a chain's first token) is the caller's, kept by the
-/// place of the group's root, which `join` reports.
+/// place of the group's root, which `join` reports. A caller whose ids are numbered already
+/// (`init(numbered:)`) joins their places without naming them.
 struct IdentityForest: Sendable {
     /// Every id joined, by its place in `ids`.
     private var places: [String: Int] = [:]
@@ -16,8 +17,19 @@ struct IdentityForest: Sendable {
     /// A root's count of places, for union by size.
     private var size: [Int] = []
 
+    /// A forest of `count` places its caller has numbered already (a source's records, by
+    /// their place in its list), each a group of its own; it names no ids, and `place(of:)` is
+    /// not asked of it.
+    init(numbered count: Int) {
+        parent = Array(0..<count)
+        size = Array(repeating: 1, count: count)
+    }
+
+    init() {}
+
     /// The place of `id`, made for an id not seen before.
     mutating func place(of id: String) -> Int {
+        precondition(ids.count == parent.count, "a forest of numbered places names no ids")
         if let place = places[id] { return place }
         let place = ids.count
         places[id] = place

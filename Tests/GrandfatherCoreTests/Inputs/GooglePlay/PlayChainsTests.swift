@@ -37,9 +37,12 @@ import Testing
         return (root, customer)
     }
 
-    /// A random forest of up to 14 tokens: each links to an earlier one, to a token with no
-    /// response, or to nothing, and a few name a customer.
-    static func forest(_ generator: inout some RandomNumberGenerator) -> [String: PlaySubscriptionRules.Snapshot] {
+    /// A random forest of up to 14 tokens: each links to an earlier one (with `loops`, to any,
+    /// itself among them), to a token with no response, or to nothing, and a few name a
+    /// customer.
+    static func forest(_ generator: inout some RandomNumberGenerator, loops: Bool = false)
+        -> [String: PlaySubscriptionRules.Snapshot]
+    {
         let count = Int.random(in: 1...14, using: &generator)
         // Names drawn apart from places, so that the token order is not the link order.
         let names = (0..<count).map { "t\($0)" }.shuffled(using: &generator)
@@ -49,7 +52,9 @@ import Testing
             switch Int.random(in: 0..<5, using: &generator) {
             case 0: linked = nil
             case 1: linked = "gone\(index % 2)"
-            default: linked = index == 0 ? nil : names[Int.random(in: 0..<index, using: &generator)]
+            default:
+                let reach = loops ? count : index
+                linked = reach == 0 ? nil : names[Int.random(in: 0..<reach, using: &generator)]
             }
             let customer = Int.random(in: 0..<4, using: &generator) == 0 ? "c\(index)" : nil
             snapshots[names[index]] = snapshot(names[index], linked: linked, customer: customer)
@@ -69,6 +74,44 @@ import Testing
                 #expect(chains.customer(of: token) == expected.customer, "\(token) in \(snapshots)")
             }
         }
+    }
+
+    /// Forests with loops (the kit's `IdentityForest` finds each by its closing link): every
+    /// token's root is its chain's end, or its loop's least token, and a token with a named
+    /// token at or above it (around its loop too) takes the nearest, as following its own links
+    /// finds them.
+    @Test func forestsWithLoopsGiveWhatFollowingTheLinksFinds() {
+        var generator = SystemRandomNumberGenerator()
+        var loops = 0
+        for _ in 0..<2_000 {
+            let snapshots = Self.forest(&generator, loops: true)
+            let chains = PlaySubscriptionRules.Chains(snapshots)
+            for token in snapshots.keys {
+                var path = [token]
+                var customer = snapshots[token]?.customerID
+                let root: String
+                while true {
+                    guard let linked = snapshots[path[path.count - 1]]?.linkedToken else {
+                        root = path[path.count - 1]
+                        break
+                    }
+                    guard let next = snapshots[linked] else {
+                        root = linked
+                        break
+                    }
+                    if let start = path.firstIndex(of: linked) {
+                        loops += 1
+                        root = path[start...].min() ?? linked
+                        break
+                    }
+                    path.append(linked)
+                    customer = customer ?? next.customerID
+                }
+                #expect(chains.root(of: token) == root, "\(token) in \(snapshots)")
+                if let customer { #expect(chains.customer(of: token) == customer, "\(token) in \(snapshots)") }
+            }
+        }
+        #expect(loops > 1_000)
     }
 
     @Test func aLoopIsOneChainWhoseCustomerIsTheNearestNamedToken() {
