@@ -10,7 +10,7 @@ import Testing
     }
 
     /// Runs Chromium headless on a local file with the network cut off; returns stdout.
-    private func chromium(_ arguments: [String], page: String) throws -> String {
+    private func chromium(_ arguments: [String], page: String, window: String = "1200,1600") throws -> String {
         let binary = try #require(
             Self.chromium, "chromium is missing: scripts/test installs it (scripts/bootstrap --tests)")
         let process = Process()
@@ -18,7 +18,7 @@ import Testing
         process.arguments =
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1200,1600",
+                "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=" + window,
             ] + arguments + ["file://" + page]
         let out = Pipe()
         process.standardOutput = out
@@ -59,7 +59,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let dom = try render(cli, cli.path("out/latest/report.html"), name: "report")
         for heading in [
-            "The run", "Classes", "Original purchases around the cutover", "Original versions per platform", "Flags",
+            "The run", "Classes", "Who would see the paywall, and who needs a person",
+            "Original purchases around the cutover", "Original versions per platform", "Flags",
             "Changes since the previous run", "Revenue at stake", "Paid copies and the customers found",
             "Customers by flag",
         ] {
@@ -72,6 +73,40 @@ import Testing
         #expect(dom.contains("<td>before 2024-12</td>"), "the table by month")
         #expect(!dom.contains("<script"), "no script element, and the id did not become one")
         #expect(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the id is text")
+    }
+
+    /// Issue 52: a reviewer opens the report on the decision. With the sales sample's 16
+    /// inputs (the longest data-quality table the samples make), at 1280 px wide, the classes
+    /// chart ends within the first 900 px, and the run's record comes last. The page has no
+    /// script of its own, so a copy of it gets one that writes where the chart was laid out.
+    @Test func reportOpensOnTheClassesChart() throws {
+        let cli = try CLI()
+        let result = try cli.run(try SampleData.installSales(in: cli))
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: cli.path("out/latest/report.html"), encoding: .utf8)
+        let probe = """
+            <script>
+            const box = document.querySelector('#classes svg').getBoundingClientRect();
+            const run = document.querySelector('#run').getBoundingClientRect();
+            const out = document.createElement('pre');
+            out.id = 'measured';
+            out.textContent = `width=${document.documentElement.clientWidth} chart=${box.top + scrollY},${box.bottom + scrollY} run=${run.top + scrollY}`;
+            document.body.appendChild(out);
+            </script>
+            """
+        let measured = cli.path("measured.html")
+        try (html.replacingOccurrences(of: "</body>", with: probe + "</body>")).write(
+            toFile: measured, atomically: true, encoding: .utf8)
+        let dom = try chromium(["--dump-dom"], page: measured, window: "1280,900")
+        let line = try #require(
+            dom.split(separator: "\n").first { $0.contains("id=\"measured\"") }, "the probe ran: \(dom.suffix(300))")
+        let numbers = line.split(whereSeparator: { !"0123456789.".contains($0) }).compactMap { Double($0) }
+        try #require(numbers.count == 4, "\(line)")
+        let (width, top, bottom, run) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        #expect(width == 1280, "laid out 1280 px wide: \(line)")
+        #expect(top > 0 && bottom > top, "the chart has a height: \(line)")
+        #expect(bottom <= 900, "the classes chart ends within the first 900 px: \(line)")
+        #expect(run > bottom + 900, "the run's record comes after the decision: \(line)")
     }
 
     @Test func compareShowsTheMatrixAndTheCustomers() throws {

@@ -53,31 +53,26 @@ import Testing
     /// same app, audited as `scripts/sample-sales` audits them.
     @Test func salesSampleRun() throws {
         let cli = try CLI()
-        var reports: [String] = []
-        // In `scripts/sample-sales`'s order: the earnings report's orders are in the sales report.
-        for (folder, prefix) in [
-            ("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_"),
-            ("google-play", "claimed-orders"), ("google-play", "licensing-verdicts"),
-            ("google-play", "subscriptionsv2"), ("google-play", "rtdn-log"), ("google-play", "voidedpurchases"),
-        ] {
-            let names = try FileManager.default.contentsOfDirectory(
-                atPath: Self.repository.appendingPathComponent("sample-data/\(folder)").path
-            )
-            .filter { $0.hasPrefix(prefix) }.sorted()
-            for name in names { try cli.copy(Self.repository.appendingPathComponent("sample-data/\(folder)/\(name)")) }
-            reports += names
-        }
-        for name in ["policy.json", "customers.csv", "transactions.csv"] {
-            try cli.copy(Self.repository.appendingPathComponent("sample-data/\(name)"))
-        }
-        #expect(reports.count == 14)
-        let result = try cli.run(
-            [
-                "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",
-                "transactions.csv",
-            ] + reports)
+        let arguments = try SampleData.installSales(in: cli)
+        #expect(arguments.count == 7 + 16, "the sample's 16 inputs")
+        let result = try cli.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
         try Self.compare(scenario: "sales-sample", cli: cli)
+    }
+
+    /// Issue 52: `summary.md` opens on the decision. Its first table after the title is the
+    /// classes, and the run's record (policy, inputs and their data quality) comes last. Read
+    /// from the reviewed files, which the runs above must reproduce byte for byte.
+    @Test(arguments: ["conformance", "apple-sample", "revenuecat-sample", "sales-sample"])
+    func summaryOpensOnTheClasses(scenario: String) throws {
+        let text = try String(
+            contentsOf: Self.goldenRoot.appendingPathComponent("\(scenario)/expected/summary.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstTable = try #require(lines.firstIndex { $0.hasPrefix("|") })
+        #expect(lines[..<firstTable].last { $0.hasPrefix("## ") } == "## Classes", "\(scenario)")
+        #expect(lines[..<firstTable].filter { $0.hasPrefix("## ") }.count == 1, "no section before the classes")
+        let headings = lines.filter { $0.hasPrefix("## ") }
+        #expect(Array(headings.suffix(2)) == ["## The run", "## Data quality"], "\(scenario): \(headings)")
     }
 
     /// The repository's root, whose `sample-data/` the samples' runs read.

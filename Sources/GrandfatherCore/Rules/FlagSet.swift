@@ -25,6 +25,16 @@ public struct FlagSet: Sequence, Sendable, Hashable {
 
     public var isEmpty: Bool { rawValue == 0 }
 
+    /// Whether the two sets share a flag.
+    public func intersects(_ other: FlagSet) -> Bool { rawValue & other.rawValue != 0 }
+
+    /// Every flag of the catalog's `severity`.
+    public static func severity(_ severity: Flag.Severity) -> FlagSet {
+        var set = FlagSet()
+        for flag in Flag.allCases where flag.severity == severity { set.insert(flag) }
+        return set
+    }
+
     public func makeIterator() -> AnyIterator<Flag> {
         var remaining = Flag.inCodeOrder[...]
         let bits = rawValue

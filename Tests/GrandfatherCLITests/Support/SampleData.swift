@@ -22,4 +22,31 @@ enum SampleData {
         for name in inputs + ["policy.json"] { try cli.copy(folder.appendingPathComponent(name)) }
         return ["audit", "--policy", "policy.json", "--as-of", asOf, "--out", "out"] + inputs
     }
+
+    /// Copies the sample's customers, transactions and policy with the stores' sales reports
+    /// and Google Play's files of the same app (16 inputs, in `scripts/sample-sales`'s order:
+    /// the earnings report's orders are in the sales report); returns `audit` arguments, as
+    /// `scripts/sample-sales` audits them.
+    static func installSales(in cli: CLI) throws -> [String] {
+        var reports: [String] = []
+        for (subfolder, prefix) in [
+            ("apple-sales", "S_"), ("google-play", "salesreport_"), ("google-play", "earnings_"),
+            ("google-play", "claimed-orders"), ("google-play", "licensing-verdicts"),
+            ("google-play", "subscriptionsv2"), ("google-play", "rtdn-log"), ("google-play", "voidedpurchases"),
+        ] {
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent(subfolder).path
+            )
+            .filter { $0.hasPrefix(prefix) }.sorted()
+            for name in names { try cli.copy(folder.appendingPathComponent("\(subfolder)/\(name)")) }
+            reports += names
+        }
+        for name in ["policy.json", "customers.csv", "transactions.csv"] {
+            try cli.copy(folder.appendingPathComponent(name))
+        }
+        return [
+            "audit", "--policy", "policy.json", "--as-of", "2026-11-01T00:00:00Z", "--out", "out", "customers.csv",
+            "transactions.csv",
+        ] + reports
+    }
 }

@@ -2,7 +2,10 @@
 ///
 /// Deterministic like every report: no clock, no run id, every number formatted explicitly.
 public enum SummaryMarkdown {
-    /// Renders the document.
+    /// Renders the document: what a reviewer decides on first (the classes, who would see the
+    /// paywall or needs a person, the revenue at stake, the paid copies beside the customers
+    /// found), then the changes and the flags, and the run's own record (policy, inputs,
+    /// digests, data quality) last (issue 52).
     public static func render(_ audit: Audit) -> [UInt8] {
         var md = ""
         let policy = audit.policy
@@ -18,7 +21,24 @@ public enum SummaryMarkdown {
         if let warning = AppStoreSection.warning(audit.appStore) {
             md += "**Warning: \(MarkdownText.literal(warning))**\n\n"
         }
-        md += "| | |\n| --- | --- |\n"
+        md += "\(MarkdownText.literal(policy.name ?? "(unnamed policy)")), as of \(audit.asOf.iso8601): "
+        md += "\(audit.customers.count) customers. The run's record is at the end.\n\n"
+
+        md += "## Classes\n\n| class | customers |\n| --- | ---: |\n"
+        for (customerClass, count) in audit.classCounts { md += "| \(customerClass.rawValue) | \(count) |\n" }
+        md += "\n`excluded` customers (sandbox records) are not counted in the four classes.\n\n"
+        md += DecisionSection.markdown(audit)
+        md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
+        md += PopulationSection.markdown(audit)
+        md += ChangesSection.markdown(audit.changes) + "\n"
+
+        md += "## Flags\n\n| flag | severity | customers | meaning |\n| --- | --- | ---: | --- |\n"
+        for (flag, count) in audit.flagCounts {
+            md += "| `\(flag.code)` | \(flag.severity.rawValue) | \(count) | \(flag.explanation) |\n"
+        }
+        md += "\n" + ProductFindings.markdown(audit.productFindings)
+
+        md += "## The run\n\n| | |\n| --- | --- |\n"
         md += "| as of | \(audit.asOf.iso8601) |\n"
         md +=
             "| policy | \(MarkdownText.literal(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
@@ -29,16 +49,7 @@ public enum SummaryMarkdown {
         md += "| customers | \(audit.customers.count) |\n"
         md += "| tool | grandfather \(ToolVersion.current) |\n\n"
 
-        md += "## Classes\n\n| class | customers |\n| --- | ---: |\n"
-        for (customerClass, count) in audit.classCounts { md += "| \(customerClass.rawValue) | \(count) |\n" }
-        md += "\n`excluded` customers (sandbox records) are not counted in the four classes.\n\n"
-
-        md += "## Flags\n\n| flag | severity | customers | meaning |\n| --- | --- | ---: | --- |\n"
-        for (flag, count) in audit.flagCounts {
-            md += "| `\(flag.code)` | \(flag.severity.rawValue) | \(count) | \(flag.explanation) |\n"
-        }
-
-        md += "\n## Data quality\n\n"
+        md += "## Data quality\n\n"
         md +=
             "| file | kind | format | rows read | accepted | rejected | exact duplicates | superseded | sandbox rows |\n"
         md += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
@@ -55,14 +66,9 @@ public enum SummaryMarkdown {
         md +=
             "Every file: rows read = accepted + rejected (exact duplicates, superseded deliveries and sandbox rows are "
         md += "among the accepted). Rejected fraction \(Fraction.format(audit.rejectedFraction)) "
-        md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n\n"
-        for line in AppStoreSection.lines(audit.appStore) { md += MarkdownText.literal(line) + "\n\n" }
-        if let line = MergedIDsSection.line(audit) { md += line + "\n\n" }
-        md += ProductFindings.markdown(audit.productFindings)
-        md += PopulationSection.markdown(audit)
-
-        md += RevenueSection.markdown(audit.revenue, rates: policy.exchangeRates)
-        md += ChangesSection.markdown(audit.changes)
+        md += "(max \(Fraction.format(policy.maxRejectedFraction))). Each rejected row is listed in `rejected.csv`.\n"
+        for line in AppStoreSection.lines(audit.appStore) { md += "\n" + MarkdownText.literal(line) + "\n" }
+        if let line = MergedIDsSection.line(audit) { md += "\n" + line + "\n" }
         return Array(md.utf8)
     }
 

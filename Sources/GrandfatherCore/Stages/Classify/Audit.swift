@@ -99,6 +99,9 @@ public struct Audit: Sendable {
 
     /// Customers per flag, every flag present (zero included), in catalog order.
     public var flagCounts: [(Flag, Int)] { customers.tally.flags }
+
+    /// Customers carrying at least one `review` flag.
+    public var reviewCustomers: Int { customers.tally.review }
 }
 
 /// Seconds spent in each stage of one run.

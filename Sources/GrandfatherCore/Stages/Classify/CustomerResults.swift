@@ -20,6 +20,8 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
     struct Tally: Sendable {
         var classes: [(CustomerClass, Int)]
         var flags: [(Flag, Int)]
+        /// Customers carrying at least one `review` flag: the people a person must decide on.
+        var review: Int
     }
 
     /// Classifies every customer; `records` and `activities` (in the same, any, order) are
@@ -56,13 +58,16 @@ public struct CustomerResults: RandomAccessCollection, Sendable {
         self.activities = activities
         var classes = [Int](repeating: 0, count: CustomerClass.allCases.count)
         var flags = [Int](repeating: 0, count: Flag.allCases.count)
+        var review = 0
+        let reviewFlags = FlagSet.severity(.review)
         for verdict in verdicts {
             classes[CustomerClass.allCases.firstIndex(of: verdict.customerClass) ?? 0] += 1
             verdict.flags.forEach { flags[Int($0.ordinal)] += 1 }
+            if verdict.flags.intersects(reviewFlags) { review += 1 }
         }
         tally = Tally(
             classes: CustomerClass.allCases.enumerated().map { ($1, classes[$0]) },
-            flags: Flag.allCases.map { ($0, flags[Int($0.ordinal)]) })
+            flags: Flag.allCases.map { ($0, flags[Int($0.ordinal)]) }, review: review)
     }
 
     private struct SortKey: Sendable {

@@ -213,6 +213,11 @@ struct ReportPage {
     var timeline: Chart
     var versionCharts: [VersionChart]
     var flags: [FlagRow]
+    let decisionHeading = DecisionSection.heading
+    var paywallLines: [String]
+    var reviewLine: String
+    var reviewFlags: [FlagRow]
+    var hasReviewFlags: Bool
     var changesBasis: String
     var changesMatrix: Matrix?
     var changedFlags: FlagChanges?
@@ -299,6 +304,14 @@ struct ReportPage {
             FlagRow(
                 code: $0.0.code, severity: $0.0.severity.rawValue, count: String($0.1), explanation: $0.0.explanation)
         }
+        // Markdown's code spans, plain text here.
+        paywallLines = DecisionSection.paywallLines(audit).map { $0.replacingOccurrences(of: "`", with: "") }
+        reviewLine = DecisionSection.reviewLine(audit).replacingOccurrences(of: "`", with: "")
+        reviewFlags = DecisionSection.reviewFlags(audit).map {
+            FlagRow(
+                code: $0.0.code, severity: $0.0.severity.rawValue, count: String($0.1), explanation: $0.0.explanation)
+        }
+        hasReviewFlags = !reviewFlags.isEmpty
         flagLists = audit.flagCounts.filter { $0.1 > 0 }.map { flag, count in
             let entries = lists[Int(flag.ordinal)]
             return FlagList(

@@ -78,57 +78,48 @@ enum Templates {
         {{#trustWarning}}<p><span class="status exceeded">Warning: {{trustWarning}}</span></p>{{/trustWarning}}
         </header>
 
-        <section id="run">
-        <h2>The run</h2>
-        <table class="facts">{{#facts}}<tr><th>{{label}}</th><td>{{value}}</td></tr>{{/facts}}</table>
-        <h3>Inputs and data quality</h3>
-        <table>
-        <tr><th>file</th><th>kind</th><th>format</th><th class="num">bytes</th><th>SHA-256</th>\
-        <th class="num">rows read</th><th class="num">accepted</th><th class="num">rejected</th>\
-        <th class="num">exact duplicates</th><th class="num">superseded</th><th class="num">sandbox rows</th></tr>
-        {{#inputs}}<tr><td class="id">{{path}}</td><td>{{kind}}</td><td>{{format}}</td><td class="num">{{size}}</td>\
-        <td><code>{{sha256}}</code></td><td class="num">{{read}}</td><td class="num">{{accepted}}</td>\
-        <td class="num">{{rejected}}</td><td class="num">{{duplicates}}</td><td class="num">{{superseded}}</td><td class="num">{{sandbox}}</td></tr>
-        {{/inputs}}<tr><th>all</th><th></th><th></th><th></th><th></th><th class="num">{{rowsRead}}</th>\
-        <th class="num">{{rowsAccepted}}</th><th class="num">{{rowsRejected}}</th><th></th><th></th></tr>
-        </table>
-        <p>Every file: rows read = accepted + rejected. Rejected fraction {{rejectedFraction}} \
-        (max {{maxRejectedFraction}}); each rejected row is listed in <code>rejected.csv</code>.</p>
-        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}{{#productLines}}<p>{{.}}</p>{{/productLines}}
-        </section>
-
         <section id="classes">
         <h2>Classes</h2>
         {{#classChart}}{{> chart}}{{/classChart}}
         </section>
 
-        <section id="timeline">
-        <h2>Original purchases around the cutover</h2>
-        <p class="legend"><span><i style="background:var(--before)"></i>before the cutover</span>\
-        <span><i style="background:var(--after)"></i>after</span>\
-        <span><i style="background:var(--window)"></i>edge window ({{windowText}} either side)</span>\
-        <span><i style="background:#a12a1f"></i>cutover {{cutoverDate}}</span></p>
-        {{#timeline}}{{> chart}}{{/timeline}}
-        <p>{{timelineNote}}</p>
+        <section id="decision">
+        <h2>{{decisionHeading}}</h2>
+        {{#paywallLines}}<p>{{.}}</p>{{/paywallLines}}
+        <p>{{reviewLine}}</p>
+        {{#hasReviewFlags}}<table>
+        <tr><th>flag</th><th class="num">customers</th><th>meaning</th></tr>
+        {{#reviewFlags}}<tr><td><code>{{code}}</code></td><td class="num">{{count}}</td><td>{{explanation}}</td></tr>
+        {{/reviewFlags}}</table>{{/hasReviewFlags}}
         </section>
 
-        <section id="versions">
-        <h2>Original versions per platform</h2>
-        <p class="legend"><span><i style="background:var(--before)"></i>below the platform's cutover version</span>\
-        <span><i style="background:var(--after)"></i>at or above it</span>\
-        <span><i style="background:var(--unknown)"></i>not comparable</span></p>
-        {{#versionCharts}}<h3>{{platform}}</h3>{{#chart}}{{> chart}}{{/chart}}{{/versionCharts}}
-        {{^versionCharts}}<p>No customer has an original version.</p>{{/versionCharts}}
-        </section>
-
-        <section id="flags">
-        <h2>Flags</h2>
+        <section id="revenue">
+        <h2>Revenue at stake</h2>
+        <p>{{revenueNote}}</p>
         <table>
-        <tr><th>flag</th><th>severity</th><th class="num">customers</th><th>meaning</th></tr>
-        {{#flags}}<tr><td><code>{{code}}</code></td><td><span class="severity {{severity}}">{{severity}}</span></td>\
-        <td class="num">{{count}}</td><td>{{explanation}}</td></tr>
-        {{/flags}}</table>
+        <tr><th>class</th><th class="num">paying customers</th><th>current subscriptions, latest price</th>{{#fx}}\
+        <th class="num">in {{currency}}</th>{{/fx}}</tr>
+        {{#revenue}}<tr><td>{{name}}</td><td class="num">{{customers}}</td><td>{{amounts}}</td>{{#hasFX}}\
+        <td class="num">{{converted}}</td>{{/hasFX}}</tr>
+        {{/revenue}}</table>
+        {{#fx}}<p>{{note}}</p>{{/fx}}
         </section>
+
+        {{#population}}<section id="population">
+        <h2>Paid copies and the customers found</h2>
+        <p>What the stores' own sales reports count, set beside the customers the audit grandfathered \
+        (copies of report periods that end by the cutover, net of returns).</p>
+        {{#warnings}}<p><span class="status exceeded">Warning: {{.}}</span></p>{{/warnings}}{{#empty}}<p>The sales reports given count no copies \
+        of an app.</p>{{/empty}}
+        {{#stores}}{{#lines}}<p>{{.}}</p>{{/lines}}
+        {{#tables}}<table><tr><th>{{heading}}</th><th class="num">paid copies</th>\
+        <th class="num">customers grandfathered</th><th class="num">no customer found</th></tr>
+        {{#rows}}<tr><td>{{label}}</td><td class="num">{{copies}}</td><td class="num">{{grandfathered}}</td>\
+        <td class="num">{{gap}}</td></tr>
+        {{/rows}}</table>
+        {{/tables}}{{#explanation}}<p>{{.}}</p>{{/explanation}}{{/stores}}
+        </section>
+        {{/population}}
 
         <section id="changes">
         <h2>Changes since the previous run</h2>
@@ -142,16 +133,13 @@ enum Templates {
         <td class="num">{{removed}}</td></tr>{{/rows}}</table>{{/changedFlags}}
         </section>
 
-        <section id="revenue">
-        <h2>Revenue at stake</h2>
-        <p>{{revenueNote}}</p>
+        <section id="flags">
+        <h2>Flags</h2>
         <table>
-        <tr><th>class</th><th class="num">paying customers</th><th>current subscriptions, latest price</th>{{#fx}}\
-        <th class="num">in {{currency}}</th>{{/fx}}</tr>
-        {{#revenue}}<tr><td>{{name}}</td><td class="num">{{customers}}</td><td>{{amounts}}</td>{{#hasFX}}\
-        <td class="num">{{converted}}</td>{{/hasFX}}</tr>
-        {{/revenue}}</table>
-        {{#fx}}<p>{{note}}</p>{{/fx}}
+        <tr><th>flag</th><th>severity</th><th class="num">customers</th><th>meaning</th></tr>
+        {{#flags}}<tr><td><code>{{code}}</code></td><td><span class="severity {{severity}}">{{severity}}</span></td>\
+        <td class="num">{{count}}</td><td>{{explanation}}</td></tr>
+        {{/flags}}</table>
         </section>
 
         {{#reconciliation}}<section id="reconciliation" class="customers">
@@ -178,21 +166,26 @@ enum Templates {
         Written, never sent.</p>
         </section>
 
-        {{/reconciliation}}{{#population}}<section id="population">
-        <h2>Paid copies and the customers found</h2>
-        <p>What the stores' own sales reports count, set beside the customers the audit grandfathered \
-        (copies of report periods that end by the cutover, net of returns).</p>
-        {{#warnings}}<p><span class="status exceeded">Warning: {{.}}</span></p>{{/warnings}}{{#empty}}<p>The sales reports given count no copies \
-        of an app.</p>{{/empty}}
-        {{#stores}}{{#lines}}<p>{{.}}</p>{{/lines}}
-        {{#tables}}<table><tr><th>{{heading}}</th><th class="num">paid copies</th>\
-        <th class="num">customers grandfathered</th><th class="num">no customer found</th></tr>
-        {{#rows}}<tr><td>{{label}}</td><td class="num">{{copies}}</td><td class="num">{{grandfathered}}</td>\
-        <td class="num">{{gap}}</td></tr>
-        {{/rows}}</table>
-        {{/tables}}{{#explanation}}<p>{{.}}</p>{{/explanation}}{{/stores}}
+        {{/reconciliation}}<section id="timeline">
+        <h2>Original purchases around the cutover</h2>
+        <p class="legend"><span><i style="background:var(--before)"></i>before the cutover</span>\
+        <span><i style="background:var(--after)"></i>after</span>\
+        <span><i style="background:var(--window)"></i>edge window ({{windowText}} either side)</span>\
+        <span><i style="background:#a12a1f"></i>cutover {{cutoverDate}}</span></p>
+        {{#timeline}}{{> chart}}{{/timeline}}
+        <p>{{timelineNote}}</p>
         </section>
-        {{/population}}<section id="customers" class="customers">
+
+        <section id="versions">
+        <h2>Original versions per platform</h2>
+        <p class="legend"><span><i style="background:var(--before)"></i>below the platform's cutover version</span>\
+        <span><i style="background:var(--after)"></i>at or above it</span>\
+        <span><i style="background:var(--unknown)"></i>not comparable</span></p>
+        {{#versionCharts}}<h3>{{platform}}</h3>{{#chart}}{{> chart}}{{/chart}}{{/versionCharts}}
+        {{^versionCharts}}<p>No customer has an original version.</p>{{/versionCharts}}
+        </section>
+
+        <section id="customers" class="customers">
         <h2>Customers by flag</h2>
         <p>The first {{listed}} customers of each flag, in id order, with their class and the rule that decided it. \
         <code>grandfather explain ID</code> tells a customer's whole story.</p>
@@ -203,6 +196,25 @@ enum Templates {
         {{/customers}}</table>
         {{#more}}<p>… and {{.}} more: <code>SELECT customer_id FROM customer_flags WHERE flag = '{{code}}'</code></p>{{/more}}
         {{/flagLists}}
+        </section>
+
+        <section id="run">
+        <h2>The run</h2>
+        <table class="facts">{{#facts}}<tr><th>{{label}}</th><td>{{value}}</td></tr>{{/facts}}</table>
+        <h3>Inputs and data quality</h3>
+        <table>
+        <tr><th>file</th><th>kind</th><th>format</th><th class="num">bytes</th><th>SHA-256</th>\
+        <th class="num">rows read</th><th class="num">accepted</th><th class="num">rejected</th>\
+        <th class="num">exact duplicates</th><th class="num">superseded</th><th class="num">sandbox rows</th></tr>
+        {{#inputs}}<tr><td class="id">{{path}}</td><td>{{kind}}</td><td>{{format}}</td><td class="num">{{size}}</td>\
+        <td><code>{{sha256}}</code></td><td class="num">{{read}}</td><td class="num">{{accepted}}</td>\
+        <td class="num">{{rejected}}</td><td class="num">{{duplicates}}</td><td class="num">{{superseded}}</td><td class="num">{{sandbox}}</td></tr>
+        {{/inputs}}<tr><th>all</th><th></th><th></th><th></th><th></th><th class="num">{{rowsRead}}</th>\
+        <th class="num">{{rowsAccepted}}</th><th class="num">{{rowsRejected}}</th><th></th><th></th><th></th></tr>
+        </table>
+        <p>Every file: rows read = accepted + rejected. Rejected fraction {{rejectedFraction}} \
+        (max {{maxRejectedFraction}}); each rejected row is listed in <code>rejected.csv</code>.</p>
+        {{#appStoreLines}}<p>{{.}}</p>{{/appStoreLines}}{{#productLines}}<p>{{.}}</p>{{/productLines}}
         </section>
 
         <footer><p class="lead">grandfather {{toolVersion}} · policy sha256 <code>{{policyDigest}}</code></p></footer>
