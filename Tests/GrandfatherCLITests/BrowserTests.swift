@@ -1,33 +1,13 @@
 import Foundation
 import Testing
 
-/// `report.html` and `compare.html` rendered by headless Chromium (Debian's `chromium`,
-/// which `scripts/test` installs), with every host name unresolvable: the pages must show
+/// `report.html` and `compare.html` rendered by headless Chromium (`Chromium`), with every
+/// host name unresolvable: the pages must show
 /// every section from their own bytes, and hostile input as text.
 @Suite(.serialized) struct BrowserTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    /// Runs Chromium headless on a local file with the network cut off; returns stdout.
+    /// Runs Chromium on a local file.
     private func chromium(_ arguments: [String], page: String, window: String = "1200,1600") throws -> String {
-        let binary = try #require(
-            Self.chromium, "chromium is missing: scripts/test installs it (scripts/bootstrap --tests)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=" + window,
-            ] + arguments + ["file://" + page]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium failed on \(page)")
-        return String(decoding: data, as: UTF8.self)
+        try Chromium.run(arguments, url: "file://" + page, window: window)
     }
 
     /// Renders a page: its DOM after layout, and a screenshot that must not be blank.
