@@ -20,7 +20,7 @@ struct GrandfatherCommand: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             AuditCommand.self, ValidateCommand.self, CompareCommand.self, ExplainCommand.self, FlagsCommand.self,
-            NormalizeCommand.self, SQLCommand.self, LayoutCommand.self,
+            NormalizeCommand.self, SQLCommand.self, LayoutCommand.self, MapCommand.self,
         ]
     )
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GrandfatherEngine
 
@@ -20,21 +19,10 @@ public enum PolicyLoader {
 
     /// Parses policy bytes; `file` names them in errors.
     public static func parse(data: Data, file: String) throws(GrandfatherError) -> Policy {
-        let parsed = JSONParser.parseDocument(
-            data, start: data.starts(with: utf8BOM) ? utf8BOM.count : 0,
-            trailing: "unexpected text after the policy object")
-        let root: JSONValue
-        switch parsed {
-        case .success(let value): root = value
-        case .failure(let error):
-            throw .policy(file: file, line: error.line, column: error.column, message: error.message)
-        }
-        guard let members = root.members else {
-            throw .policy(file: file, line: 1, column: 1, message: "a policy is a JSON object, not \(root.typeName)")
-        }
+        let members = try SettingsDocument.members(data, file: file, noun: "policy")
         var reader = PolicyReader(file: file)
         var policy = try reader.policy(members)
-        policy.digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        policy.digest = SettingsDocument.digest(data)
         policy.sourceText = String(decoding: data, as: UTF8.self)
         return policy
     }

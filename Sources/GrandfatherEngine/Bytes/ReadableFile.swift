@@ -11,23 +11,18 @@ import Foundation
 public enum ReadableFile {
     /// What the file is to the run, as messages name it.
     public enum Role: Sendable {
-        case input, policy, trustedRoot
+        case input, policy, trustedRoot, mapping
 
-        /// `input file`, `policy file`, `trusted root file`.
-        var file: String {
-            switch self {
-            case .input: return "input file"
-            case .policy: return "policy file"
-            case .trustedRoot: return "trusted root file"
-            }
-        }
+        /// `input file`, `policy file`, `trusted root file`, `mapping file`.
+        var file: String { noun + " file" }
 
-        /// `input`, `policy`, `trusted root`.
+        /// `input`, `policy`, `trusted root`, `mapping`.
         var noun: String {
             switch self {
             case .input: return "input"
             case .policy: return "policy"
             case .trustedRoot: return "trusted root"
+            case .mapping: return "mapping"
             }
         }
     }

@@ -74,7 +74,7 @@ public struct JSONElement: Equatable, Sendable {
     public var value: JSONValue
     /// 1-based line and column where the element starts.
     public var line: Int
-    var column: Int
+    public var column: Int
 }
 
 /// A JSON syntax error at a position.
