@@ -161,25 +161,7 @@ import Testing
         }
         let printed = try output(of: "scripts/sample")
         #expect(printed.count == 2)
-        let runLine = try #require(printed.last)
-        let id = try #require(runLine.split(separator: " ").first?.split(separator: "/").last.map(String.init))
-        // 20261122T002237.017Z-16180: the run's start, which was its as-of.
-        let stamp = Array(id.prefix(20))
-        let asOf =
-            String(stamp[0..<4]) + "-" + String(stamp[4..<6]) + "-" + String(stamp[6..<8]) + "T"
-            + String(stamp[9..<11]) + ":" + String(stamp[11..<13]) + ":" + String(stamp[13..<19]) + "Z"
-
-        // scripts/sample's inputs, its globs expanded in their order.
-        let sampleData = Self.root.appendingPathComponent("sample-data")
-        let names = try FileManager.default.contentsOfDirectory(atPath: sampleData.path).sorted()
-        let inputs = [
-            ("customers", ".csv"), ("customers", ".json"), ("transactions", ".csv"), ("transactions", ".jsonl"),
-        ]
-        .flatMap { prefix, suffix in names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) } }
-        let cli = try CLI()
-        for name in ["policy.json"] + inputs { try cli.copy(sampleData.appendingPathComponent(name)) }
-        let result = try cli.run(["audit", "--policy", "policy.json", "--as-of", asOf, "--out", "reports"] + inputs)
-        #expect(result.status == 0, "\(result.stderr)")
+        let (cli, result) = try Self.auditSample(asOf: try Self.sampleAsOf(printed.last ?? ""))
         let ran = result.stdout.split(separator: "\n").map(String.init)
         #expect(ran.first == printed.first, "README.md's sample run says \(printed.first ?? ""), the run \(ran)")
         #expect(ran.last?.hasPrefix("reports/runs/") == true && ran.last?.hasSuffix(" → reports/latest") == true)
@@ -196,6 +178,81 @@ import Testing
         let listed = try output(of: "ls reports/latest/").flatMap { $0.split(separator: " ").map(String.init) }
         let files = try FileManager.default.contentsOfDirectory(atPath: cli.path("reports/latest")).sorted()
         #expect(files == listed)
+    }
+
+    /// The as-of of README.md's sample run: the instant its run id names (`scripts/sample`
+    /// audits as of now), from the line `reports/runs/20261122T002237.017Z-16180 → …`.
+    static func sampleAsOf(_ runLine: String) throws -> String {
+        let id = try #require(runLine.split(separator: " ").first?.split(separator: "/").last.map(String.init))
+        let stamp = Array(id.prefix(20))
+        try #require(stamp.count == 20, "a run id: \(id)")
+        return String(stamp[0..<4]) + "-" + String(stamp[4..<6]) + "-" + String(stamp[6..<8]) + "T"
+            + String(stamp[9..<11]) + ":" + String(stamp[11..<13]) + ":" + String(stamp[13..<19]) + "Z"
+    }
+
+    /// `scripts/sample`'s audit at `asOf`, its globs expanded in their order, into `reports/` of
+    /// a fresh folder that also holds a copy of `sample-data/`.
+    static func auditSample(asOf: String) throws -> (CLI, CLI.Result) {
+        let sampleData = Self.root.appendingPathComponent("sample-data")
+        let names = try FileManager.default.contentsOfDirectory(atPath: sampleData.path).sorted()
+        let inputs = [
+            ("customers", ".csv"), ("customers", ".json"), ("transactions", ".csv"), ("transactions", ".jsonl"),
+        ]
+        .flatMap { prefix, suffix in names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) } }
+        let cli = try CLI()
+        for name in ["policy.json"] + inputs { try cli.copy(sampleData.appendingPathComponent(name)) }
+        try FileManager.default.copyItem(at: sampleData, to: cli.folder.appendingPathComponent("sample-data"))
+        let result = try cli.run(["audit", "--policy", "policy.json", "--as-of", asOf, "--out", "reports"] + inputs)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (cli, result)
+    }
+
+    /// README.md's tour is real: each command, run by the shell on the sample run above (its
+    /// folder as `readmeSampleRunIsARealRun` makes it, `grandfather` on the PATH), prints the
+    /// block's lines, but for run ids, which name the moment a run was made.
+    @Test func readmeTourIsReal() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        func block(_ name: String) throws -> [String] {
+            let begin = try #require(readme.range(of: "<!-- \(name):begin -->\n"))
+            let end = try #require(readme.range(of: "<!-- \(name):end -->"))
+            return readme[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+                .map(String.init).filter { !$0.hasPrefix("```") }
+        }
+        let sample = try block("sample-run")
+        let runLine = try #require(sample.first { $0.hasPrefix("reports/runs/") })
+        let (cli, _) = try Self.auditSample(asOf: try Self.sampleAsOf(runLine))
+        let lines = try block("tour")
+        var steps: [(command: String, expected: [String])] = []
+        for line in lines {
+            if line.hasPrefix("$ ") {
+                steps.append((String(line.dropFirst(2)), []))
+            } else if !line.isEmpty, !steps.isEmpty {
+                steps[steps.count - 1].expected.append(line)
+            }
+        }
+        #expect(steps.count >= 5)
+        let runID = /\d{8}T\d{6}\.\d{3}Z-\d+/
+        let bin = CLI.executable.deletingLastPathComponent().path
+        for (command, expected) in steps {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            process.currentDirectoryURL = cli.folder
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(command)")
+            let printed = String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+                String($0).replacing(runID, with: "RUN")
+            }
+            #expect(printed == expected.map { String($0.replacing(runID, with: "RUN")) }, "\(command)")
+        }
     }
 
     /// Every `SPEC §…` and `FORMATS.md §…` the sources cite is a section of the documents in
