@@ -133,17 +133,10 @@ import Testing
     /// Runs `scripts/folder-map` with `arguments`: its exit status, and what it printed on
     /// standard output and error together (joined by the shell, so one pipe holds both).
     static func folderMap(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", #"exec python3 "$0" "$@" 2>&1"#, root.appendingPathComponent("scripts/folder-map").path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run(
+            "/bin/sh",
+            ["-c", #"exec python3 "$0" "$@" 2>&1"#, root.appendingPathComponent("scripts/folder-map").path] + arguments)
+        return (result.status, result.stdout)
     }
 
     /// README.md's sample run is a real one: `scripts/sample`'s audit, run again at the
@@ -234,21 +227,12 @@ import Testing
         let runID = /\d{8}T\d{6}\.\d{3}Z-\d+/
         let bin = CLI.executable.deletingLastPathComponent().path
         for (command, expected) in steps {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            process.currentDirectoryURL = cli.folder
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(command)")
-            let printed = String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            let (status, stdout) = try Subprocess.run(
+                "/bin/sh", ["-c", command], in: cli.folder, environment: environment)
+            #expect(status == 0, "\(command)")
+            let printed = stdout.split(separator: "\n").map {
                 String($0).replacing(runID, with: "RUN")
             }
             #expect(printed == expected.map { String($0.replacing(runID, with: "RUN")) }, "\(command)")

@@ -13,15 +13,7 @@ import Testing
 
     /// Runs `scripts/explore` with `arguments` to its end; returns stdout.
     private func explore(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.script)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Subprocess.run(Self.script, arguments)
     }
 
     /// The sample's audit, run twice so that the second has a previous run to compare with.

@@ -13,20 +13,13 @@ enum Chromium {
     /// shows only what it holds itself or what an address such as 127.0.0.1 serves.
     static func run(_ arguments: [String], url: String, window: String = "1200,1600") throws -> String {
         let binary = try #require(binary, "chromium is missing: scripts/test installs it (scripts/bootstrap --tests)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
+        let arguments =
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=" + window,
             ] + arguments + [url]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium failed on \(url)")
-        return String(decoding: data, as: UTF8.self)
+        let (status, stdout) = try Subprocess.run(binary, arguments)
+        #expect(status == 0, "chromium failed on \(url)")
+        return stdout
     }
 }
