@@ -1,3 +1,5 @@
+import GrandfatherEngine
+
 /// How a team's export writes an instant (issue 52), as a mapping names it. Forms without a
 /// zone of their own are read in the mapping's `zone` for the field.
 enum TimeForm: String, CaseIterable, Sendable, Equatable {
@@ -56,5 +58,67 @@ enum TimeForm: String, CaseIterable, Sendable, Equatable {
         if first > 12, second <= 12 { return (.dayFirstDate, false, false) }
         if second > 12, first <= 12 { return (.usDate, false, false) }
         return first <= 12 && second <= 12 ? (.usDate, false, true) : nil
+    }
+}
+
+extension TimeForm {
+    /// Why a value is not a time of its form: its row's rejection reason.
+    struct Problem: Error, Equatable {
+        var reason: String
+    }
+
+    /// `text`, written in this form, as SPEC §2 writes an instant (ISO-8601 in UTC), read in
+    /// `zone` when it states none; or why it cannot be read, for its row's rejection.
+    func canonical(_ text: String, zone: WallClockZone?) -> Result<String, Problem> {
+        let parser = TimestampParser(defaultZone: zone)
+        func read(_ iso: String) -> Result<String, Problem> {
+            switch parser.parse(iso) {
+            case .success(let instant): return .success(instant.iso8601)
+            case .failure(.noZone):
+                return .failure(Problem(reason: "\"\(text)\" states no zone, and the mapping names none for it"))
+            case .failure(let error): return .failure(Problem(reason: error.reason(for: text) + " as \(rawValue)"))
+            }
+        }
+        let bytes = Array(text.utf8)
+        let digits = !bytes.isEmpty && bytes.drop { $0 == UInt8(ascii: "-") }.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        switch self {
+        case .epochSeconds, .epochMilliseconds:
+            guard digits, let value = Int64(text) else {
+                return .failure(
+                    Problem(
+                        reason:
+                            "\"\(text)\" is not \(self == .epochSeconds ? "whole seconds" : "whole milliseconds") since 1970"
+                    ))
+            }
+            // A count too large for microseconds is no supported instant either.
+            let (micros, overflow) = value.multipliedReportingOverflow(by: self == .epochSeconds ? 1_000_000 : 1_000)
+            let instant = Instant(microseconds: micros)
+            guard !overflow, Instant.supported.contains(instant) else {
+                return .failure(Problem(reason: "\"\(text)\" is outside \(Instant.supportedDescription)"))
+            }
+            return .success(instant.iso8601)
+        case .iso8601: return read(text)
+        case .dateTime:
+            guard bytes.count >= 16, bytes[10] == UInt8(ascii: " ") else {
+                return .failure(Problem(reason: "\"\(text)\" is not \(rawValue)"))
+            }
+            let iso = "\(text.prefix(10))T\(text.dropFirst(11))"
+            // Minutes alone (`17:00`) are a whole minute.
+            return read(bytes.count == 16 ? iso + ":00" : iso)
+        case .date:
+            guard bytes.count == 10 else { return .failure(Problem(reason: "\"\(text)\" is not \(rawValue)")) }
+            return read(text + "T00:00:00")
+        case .usDate, .dayFirstDate:
+            let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            let numbers = parts[0].split(separator: "/", omittingEmptySubsequences: false)
+            guard numbers.count == 3, numbers.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isNumber) }),
+                numbers[2].count == 4, numbers[0].count <= 2, numbers[1].count <= 2
+            else { return .failure(Problem(reason: "\"\(text)\" is not \(rawValue)")) }
+            let (month, day) = self == .usDate ? (numbers[0], numbers[1]) : (numbers[1], numbers[0])
+            func two(_ part: Substring) -> String { part.count == 1 ? "0" + part : String(part) }
+            var time = parts.count == 2 ? String(parts[1]) : "00:00:00"
+            if time.count == 5 { time += ":00" }
+            return read("\(numbers[2])-\(two(month))-\(two(day))T\(time)")
+        }
     }
 }
