@@ -20,6 +20,8 @@ public struct AuditRun: Sendable {
     public var asOf: Instant?
     /// How App Store signatures are treated.
     public var signatures = SignatureChecks()
+    /// How a team's own export maps onto SPEC §2 (`--map`).
+    public var mapping: Mapping?
     /// Told how much input was read.
     public var progress: ProgressSink?
     /// Told what happens while the run goes on.
@@ -86,8 +88,9 @@ public struct AuditRun: Sendable {
         let lock = try RunLock.acquire(directory: directory, wait: wait, startedAt: record.startedAt)
         try RunWriter.preflight(directory: directory)
         let now = clock()
-        let settings = AuditSettings(
+        var settings = AuditSettings(
             policy: policy, asOf: asOf ?? Instant(seconds: now.wholeSeconds), now: now, signatures: signatures)
+        settings.mapping = mapping
         return (lock, record, settings)
     }
 

@@ -40,7 +40,9 @@ public enum Pipeline {
         let settings = try sharedReading(runs)
         var stopwatch = Stopwatch()
         // Recognise every input before reading any, so a wrong file fails the run at once.
-        let files = try inputs.map { path throws(GrandfatherError) in try InputRecognizer.recognize(path: path) }
+        let files = try inputs.map { path throws(GrandfatherError) in
+            try InputRecognizer.recognize(path: path, mapping: settings.mapping)
+        }
         let rules = runs.map(AuditRules.init)
         let ledger = ShardedLedger.folding(for: rules)
         let ingested = try IngestStage.read(

@@ -72,6 +72,7 @@ struct AuditCommand: ParsableCommand, LoggingCommand {
         run.previous = previous
         run.asOf = given
         run.signatures = options.signatureChecks
+        run.mapping = try options.mapping()
         run.progress = progress
         run.warehouseResults = results
         run.events = RunEvents(log: log, progress: progress)

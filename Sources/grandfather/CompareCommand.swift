@@ -48,6 +48,7 @@ struct CompareCommand: ParsableCommand, LoggingCommand {
         run.wait = wait
         run.asOf = given
         run.signatures = options.signatureChecks
+        run.mapping = try options.mapping()
         run.events = RunEvents(log: log, progress: nil)
         let (comparison, outcome) = try run.compare(policies[0], policies[1], inputs: inputs)
         print(

@@ -46,8 +46,18 @@ struct InputOptions: ParsableArguments {
     )
     var acceptSelfSigned = false
 
+    @Option(
+        name: .customLong("map"),
+        help: "A mapping (grandfather map --suggest drafts one) that reads your own export's files as SPEC §2's.")
+    var map: String?
+
     @Argument(help: "Customer and transaction files (CSV, JSON array, JSON Lines) and App Store files.")
     var inputs: [String] = []
+
+    /// The mapping `--map` names, read and checked before any input; `nil` without one.
+    func mapping() throws(GrandfatherError) -> Mapping? {
+        try map.map { path throws(GrandfatherError) in try Mapping.load(path: path) }
+    }
 
     /// How App Store signatures are treated; every report says when this weakens trust.
     var signatureChecks: SignatureChecks {

@@ -52,8 +52,9 @@ struct NormalizeCommand: ParsableCommand, LoggingCommand {
         log.event(
             "start", "normalizing \(options.inputs.count) input(s) into \(out)",
             ["inputs": .array(options.inputs.map { .string($0) }), "as_of": .string(instant.iso8601)])
-        let settings = AuditSettings(
+        var settings = AuditSettings(
             policy: policy, asOf: instant, now: InputOptions.clock(), signatures: options.signatureChecks)
+        settings.mapping = try options.mapping()
         let written = try NormalizedFolder.write(
             settings, inputs: options.inputs, into: target, lock: lock, progress: nil,
             recovered: { log.warning($0.description, ["out": .string(out)]) }, hooks: testHooks.hooks)

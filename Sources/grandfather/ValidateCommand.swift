@@ -32,8 +32,9 @@ struct ValidateCommand: ParsableCommand, LoggingCommand {
         log.event(
             "start", "validation of \(options.inputs.count) input(s)",
             ["inputs": .array(options.inputs.map { .string($0) }), "as_of": .string(instant.iso8601)])
-        let settings = AuditSettings(
+        var settings = AuditSettings(
             policy: policy, asOf: instant, now: InputOptions.clock(), signatures: options.signatureChecks)
+        settings.mapping = try options.mapping()
         let audit = try Pipeline.audit(settings, inputs: options.inputs)
         log.stages(audit)
         if let warning = AppStoreSection.warning(audit.appStore) { log.warning(warning) }

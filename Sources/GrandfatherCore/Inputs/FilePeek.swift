@@ -13,8 +13,12 @@ struct FilePeek {
     private var offset: Int
     private var chunk: [UInt8] = []
 
-    init(path: String) throws(GrandfatherError) {
+    /// The mapping `--map` gave, for the source that reads files through it.
+    var mapping: Mapping?
+
+    init(path: String, mapping: Mapping? = nil) throws(GrandfatherError) {
         self.path = path
+        self.mapping = mapping
         source = try InputFile.open(path)
         offset = source.dataStart
     }

@@ -1,8 +1,8 @@
 /// Decides which source reads a file, from its content, not its name (SPEC §8.1).
 enum InputRecognizer {
     /// Recognises `path`: the first registered source that claims it reads it.
-    static func recognize(path: String) throws(GrandfatherError) -> RecognizedInput {
-        var file = try FilePeek(path: path)
+    static func recognize(path: String, mapping: Mapping? = nil) throws(GrandfatherError) -> RecognizedInput {
+        var file = try FilePeek(path: path, mapping: mapping)
         // A file of blanks is nobody's: say so, rather than let each source fail on it.
         while file.firstNonBlank == nil {
             guard try file.readMore() else {

@@ -14,6 +14,8 @@ public struct AuditSettings: Sendable {
     /// The present, as the command read it when the run began.
     public var now: Instant
     public var signatures: SignatureChecks
+    /// How a team's own export maps onto SPEC §2 (`--map`); `nil` when none was given.
+    public var mapping: Mapping?
 
     /// - Parameter now: the present; `asOf` when not given, so that a library caller's audit
     ///   depends on nothing but its arguments.

@@ -16,7 +16,7 @@ import GrandfatherEngine
 ///   "times": {"purchase_date": {"form": "epoch_seconds"},
 ///             "expires_date": {"form": "yyyy-MM-dd HH:mm:ss", "zone": "Europe/Berlin"}}}]}
 /// ```
-struct Mapping: Sendable, Equatable {
+public struct Mapping: Sendable, Equatable {
     static let format = "grandfather.mapping/1"
 
     /// A mapping is a few kilobytes; a larger file is refused before it is read.
@@ -53,9 +53,14 @@ struct Mapping: Sendable, Equatable {
 
     var files: [File]
     /// The SHA-256 of the mapping's bytes, recorded beside the policy's.
-    var digest = ""
+    public internal(set) var digest = ""
     /// Where it was read from, for messages.
-    var path = ""
+    public internal(set) var path = ""
+
+    /// Reads and checks the mapping at `path` (`--map`).
+    public static func load(path: String) throws(GrandfatherError) -> Mapping {
+        try MappingLoader.load(path: path)
+    }
 }
 
 extension Mapping {

@@ -11,6 +11,8 @@ public enum SummaryJSON {
         var toolVersion: String
         var asOf: String
         var policy: PolicyInfo
+        /// Present when the run read files through a mapping (`--map`).
+        var mapping: [String: String]?
         var customers: Int
         var classes: [String: Int]
         var flags: [String: FlagInfo]
@@ -28,7 +30,7 @@ public enum SummaryJSON {
 
         enum CodingKeys: String, CodingKey {
             case salesPopulation = "sales_population"
-            case schema, status, customers, classes, flags, policy
+            case schema, status, customers, classes, flags, policy, mapping
             case productsToSettle = "products_to_settle"
             case appStore = "app_store"
             case mergedIDs = "merged_ids"
@@ -184,6 +186,7 @@ public enum SummaryJSON {
             policy: PolicyInfo(
                 name: audit.policy.name, sha256: audit.policy.digest, cutoverDate: audit.policy.cutover.date.iso8601,
                 basis: audit.policy.cutover.basis.rawValue),
+            mapping: audit.mapping.map { ["path": $0.path, "sha256": $0.sha256] },
             customers: audit.customers.count,
             classes: classes,
             flags: flags,

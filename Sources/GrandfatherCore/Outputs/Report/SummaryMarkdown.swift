@@ -42,6 +42,9 @@ public enum SummaryMarkdown {
         md += "| as of | \(audit.asOf.iso8601) |\n"
         md +=
             "| policy | \(MarkdownText.literal(policy.name ?? "(unnamed)")) (sha256 `\(policy.digest.prefix(12))`) |\n"
+        if let mapping = audit.mapping {
+            md += "| mapping | \(MarkdownText.literal(mapping.path)) (sha256 `\(mapping.sha256.prefix(12))`) |\n"
+        }
         md += "| cutover | \(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue) |\n"
         md += "| cutover versions | \(MarkdownText.literal(policy.cutover.versionsText)) |\n"
         md +=

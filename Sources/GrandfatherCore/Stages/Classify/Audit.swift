@@ -4,6 +4,8 @@ import GrandfatherEngine
 /// The result of classifying every customer: what every report and the snapshot render.
 public struct Audit: Sendable {
     public var policy: Policy
+    /// The mapping `--map` read the team's own files through, recorded beside the policy.
+    public var mapping: (path: String, sha256: String)?
     public var asOf: Instant
     /// One report per input file, in command-line order.
     public var inputs: [InputReport]
@@ -59,6 +61,7 @@ public struct Audit: Sendable {
         changes: ChangeSet, previous: PreviousRun, timings: StageTimings
     ) {
         policy = settings.policy
+        mapping = settings.mapping.map { ($0.path, $0.digest) }
         asOf = settings.asOf
         inputs = ingested.reports
         rejections = ingested.rejections

@@ -247,6 +247,11 @@ struct ReportPage {
         facts = [
             Fact(label: "as of", value: audit.asOf.iso8601),
             Fact(label: "policy", value: "\(policyName) (sha256 \(policy.digest.prefix(12)))"),
+        ]
+        if let mapping = audit.mapping {
+            facts.append(Fact(label: "mapping", value: "\(mapping.path) (sha256 \(mapping.sha256.prefix(12)))"))
+        }
+        facts += [
             Fact(label: "cutover", value: "\(policy.cutover.date.iso8601), basis \(policy.cutover.basis.rawValue)"),
             Fact(label: "cutover versions", value: policy.cutover.versionsText),
             Fact(label: "edge window", value: "\(window) either side of the cutover"),
