@@ -14,7 +14,12 @@ enum MappingSuggester {
         var file = Mapping.File(kind: kind)
         file.name = namePattern(sample.path)
         file.columns = assigned.mapValues { sample.columns[$0] }
-        file.header = sample.columns.filter { Set(file.columns.values).contains($0) }
+        // The columns that pick the file: in CSV every mapped one; JSON objects leave keys out,
+        // so there only the mapped keys every sampled object holds.
+        file.header = sample.columns.enumerated().filter { place, column in
+            Set(file.columns.values).contains(column)
+                && (sample.format == .csv || sample.rows.allSatisfy { $0[place] != nil })
+        }.map(\.element)
         if let kindUndecided { file.undecided.append(kindUndecided) }
         for (field, required) in MappedVocabulary.fields(of: kind) where required && assigned[field] == nil {
             let choices = MappedVocabulary.values(of: field).map { " (\($0.joined(separator: ", ")))" } ?? ""
