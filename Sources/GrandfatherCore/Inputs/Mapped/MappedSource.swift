@@ -129,6 +129,15 @@ enum MappedSource: InputSource {
         var inner: IngestSink
 
         mutating func accept(_ row: RawRow) {
+            // The one rule judges each mapped column's bytes before any is read as text: text
+            // repairs invalid UTF-8, and the repaired value would pass on as if given.
+            for field in translator.fields {
+                guard case .column(let place) = field.origin, let problem = row.problem(place, as: .value) else {
+                    continue
+                }
+                return inner.reject(
+                    line: row.line, column: place + 1, field: field.name, reason: problem.reason(field.name))
+            }
             switch translator.translate({ row.text($0) }) {
             case .failure(let rejection):
                 inner.reject(line: row.line, column: rejection.column, field: rejection.field, reason: rejection.reason)
