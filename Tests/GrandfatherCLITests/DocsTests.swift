@@ -223,7 +223,11 @@ import Testing
                 steps[steps.count - 1].expected.append(line)
             }
         }
-        #expect(steps.count >= 5)
+        // Issue 52: a tour of the audit, the classes, one customer, two policies, a mapped export
+        // and the warehouse SQL, in a README a reader finishes.
+        #expect(steps.count >= 6)
+        #expect(steps.contains { $0.command.contains(" --map ") }, "the tour reads a team's own export")
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 251, "README.md ≤ 250 lines")
         let runID = /\d{8}T\d{6}\.\d{3}Z-\d+/
         let bin = CLI.executable.deletingLastPathComponent().path
         for (command, expected) in steps {

@@ -90,4 +90,27 @@ import Testing
             "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.path("out/latest")))
     }
+
+    /// The sample's own export: its committed mapping is `map --suggest`'s draft with its one
+    /// question (the zone of local times) answered, nothing else changed.
+    @Test func theSamplesMappingIsTheDraftWithItsQuestionAnswered() throws {
+        let folder = SampleData.folder.appendingPathComponent("own-export")
+        let cli = try CLI()
+        for name in ["users.csv", "purchases.csv"] { try cli.copy(folder.appendingPathComponent(name)) }
+        let result = try cli.run(["map", "--suggest", "users.csv", "purchases.csv"])
+        #expect(result.status == 0)
+        var draft = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        var files = try #require(draft["files"] as? [[String: Any]])
+        #expect(files.compactMap { $0["undecided"] as? [String] }.flatMap(\.self).count == 1)
+        for index in files.indices where files[index]["undecided"] != nil {
+            files[index]["undecided"] = nil
+            var times = try #require(files[index]["times"] as? [String: [String: Any]])
+            times["original_purchase_date"]?["zone"] = "America/Los_Angeles"
+            files[index]["times"] = times
+        }
+        draft["files"] = files
+        let committed = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent("mapping.json")))
+        #expect(NSDictionary(dictionary: draft).isEqual(committed as? [String: Any]))
+    }
 }
