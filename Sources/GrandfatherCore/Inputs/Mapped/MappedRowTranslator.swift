@@ -32,6 +32,9 @@ struct MappedRowTranslator: Sendable {
 
     /// One per field of the kind, in field order (a `RawRow`'s spans).
     let fields: [Field]
+    /// Each field's 1-based column in the file, 0 for a constant or an absent field: taken
+    /// once, not per row.
+    let columns: [Int]
 
     /// The translator of `file`'s rows, whose header (or keys) is `columns`; a mapped column
     /// the file lacks is a usage error naming the mapping, the file and the field.
@@ -56,22 +59,24 @@ struct MappedRowTranslator: Sendable {
                 name: field.name, origin: origin, spellings: file.values[field.name],
                 allowed: MappedVocabulary.values(of: field.name).map(Set.init), time: time)
         }
+        self.columns = fields.map { field in
+            if case .column(let place) = field.origin { return place + 1 }
+            return 0
+        }
     }
 
     /// A row's texts in field order (`nil`: absent), given each column's text by its place.
     func translate(_ text: (Int) -> String?) -> Result<[String?], Rejection> {
         var texts: [String?] = []
         texts.reserveCapacity(fields.count)
-        for field in fields {
+        for (index, field) in fields.enumerated() {
             var value: String?
-            var column: Int?
             switch field.origin {
             case .absent: value = nil
             case .constant(let constant): value = constant
-            case .column(let place):
-                value = text(place)
-                column = place + 1
+            case .column(let place): value = text(place)
             }
+            let column = columns[index] > 0 ? columns[index] : nil
             guard let given = value, !given.isEmpty else {
                 texts.append(nil)
                 continue

@@ -25,6 +25,9 @@ enum MappedSource: InputSource {
     static func recognize(_ file: inout FilePeek) throws(GrandfatherError) -> RecognizedInput? {
         guard let mapping = file.mapping else { return nil }
         let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        // Only a file some entry's name could pick is opened for its columns.
+        let named = mapping.files.indices.filter { mapping.files[$0].name.map { Self.matches(name, $0) } ?? true }
+        guard !named.isEmpty else { return nil }
         let layout = CanonicalRecognition.format(startingWith: file.firstNonBlank)
         var keys: [String]?
         if layout == .csv {
@@ -37,8 +40,8 @@ enum MappedSource: InputSource {
             keys = found
         }
         guard let keys else { return nil }
-        for (index, entry) in mapping.files.enumerated() {
-            if let pattern = entry.name, !Self.matches(name, pattern) { continue }
+        for index in named {
+            let entry = mapping.files[index]
             if let header = entry.header, let missing = header.first(where: { !keys.contains($0) }) {
                 // Picked by its name, the file must hold the columns the entry reads.
                 guard entry.name == nil else {
@@ -142,11 +145,7 @@ enum MappedSource: InputSource {
             case .failure(let rejection):
                 inner.reject(line: row.line, column: rejection.column, field: rejection.field, reason: rejection.reason)
             case .success(let texts):
-                let columns = translator.fields.map { field -> Int in
-                    if case .column(let place) = field.origin { return place + 1 }
-                    return 0
-                }
-                builder.deliver(texts, columns: columns, line: row.line, to: &inner)
+                builder.deliver(texts, columns: translator.columns, line: row.line, to: &inner)
             }
         }
 
